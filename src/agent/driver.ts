@@ -1,0 +1,67 @@
+/**
+ * The contract between the agent and whatever produces a channel's values:
+ * pins, custom values, GNSS, Modbus, CAN. Composition roots register one
+ * provider per family of channel types; a type with no provider reports
+ * -EOPNOTSUPP (decisions 4).
+ */
+import type { Channel, ChannelConfig, ChannelType } from '../config/model.js';
+
+/** A GNSS position; fields present when known (decisions 4). */
+export interface Location {
+  lat?: number;
+  lon?: number;
+  alt?: number;
+  pdop?: number;
+  hdop?: number;
+  vdop?: number;
+  sats?: number;
+}
+
+/** A state value (spec 2.6). */
+export type Value = boolean | number | string;
+
+/** What one scan of a channel yields. */
+export type SampleValue = Value | Location;
+
+/**
+ * One sample: a value, or a negative POSIX error number. Drivers may return the
+ * same (mutated) object every scan to avoid allocating; the agent copies what it keeps.
+ */
+export type Sample = { ok: true; value: SampleValue } | { ok: false; errno: number };
+
+export interface ChannelDriver {
+  /**
+   * The channel's current sample, called once per scan. Synchronous sources
+   * answer directly; bus sources may answer with a promise. `undefined` skips
+   * this scan (nothing to say yet).
+   */
+  sample(): Sample | Promise<Sample> | undefined;
+  /**
+   * Applies a desired value (already type-checked against the channel type by
+   * the agent only as far as JSON goes). Resolves with what is read back, or an
+   * error sample (-EINVAL, -ERANGE, -EIO ...). Absent on inputs: the agent
+   * answers -EROFS.
+   */
+  applyDesired?(value: Value): Sample | Promise<Sample>;
+  close(): void;
+}
+
+export interface ChannelDriverProvider {
+  /** The channel types this provider drives. */
+  readonly types: readonly ChannelType[];
+  /** Called with each new configuration, before `create` for its channels. */
+  configure?(config: ChannelConfig): void;
+  /** A driver for one channel; throws AgentError to reject the channel (reported as an error state). */
+  create(channel: Channel): ChannelDriver;
+  /** Releases shared resources (serial ports, buses). */
+  close?(): void;
+}
+
+/** Shorthands that allocate once. */
+export function okSample(value: SampleValue): Sample {
+  return { ok: true, value };
+}
+
+export function errorSample(errno: number): Sample {
+  return { ok: false, errno };
+}

@@ -1,0 +1,162 @@
+/**
+ * The typed channel and bus configuration (spec 2.8, 2.9; decisions 1), after
+ * validation. Units are in the names: milliseconds end in `Ms`, bit counts in `Bits`.
+ */
+import type {
+  Aggregates,
+  ChannelTypes,
+  CustomTypes,
+  DataOrders,
+  DataTypes,
+  LastAggregates,
+  Parities,
+  RegisterTypes,
+  StopBitsValues,
+} from '../wire.js';
+
+export type ChannelType = (typeof ChannelTypes)[number];
+export type Aggregate = (typeof Aggregates)[number];
+export type LastAggregate = (typeof LastAggregates)[number];
+export type DataType = (typeof DataTypes)[number];
+export type DataOrder = (typeof DataOrders)[number];
+export type RegisterType = (typeof RegisterTypes)[number];
+export type CustomType = (typeof CustomTypes)[number];
+
+export type TransmitEvent =
+  | { type: 'change' }
+  | { type: 'delta'; minimalChange: number }
+  | { type: 'interval'; intervalMs: number }
+  | { type: 'threshold'; threshold: number; hysteresis: number };
+
+interface ChannelCommon {
+  uid: string;
+  key: string;
+  name: string;
+  group?: string;
+  aggregated?: Aggregate;
+  aggregatedLast?: LastAggregate;
+  order?: number;
+  /** Reported value = raw x scaleGain + scaleOffset. Default 1. */
+  scaleGain: number;
+  /** Default 0. */
+  scaleOffset: number;
+  scanIntervalMs: number;
+  visible: boolean;
+  unit?: string;
+  /** Empty: transmit every scan. */
+  transmitEvents: TransmitEvent[];
+}
+
+export interface PinChannel extends ChannelCommon {
+  type: 'analogInput' | 'analogOutput' | 'digitalInput' | 'digitalOutput';
+  pin: number;
+}
+
+export interface CustomChannel extends ChannelCommon {
+  type: 'custom';
+  customType: CustomType;
+  readOnly: boolean;
+}
+
+export interface LocationChannel extends ChannelCommon {
+  type: 'location';
+  /** Maximum age of the last valid fix before the channel reports -ETIMEDOUT. */
+  timeoutMs: number;
+}
+
+/** Where a value sits in a data window (Modbus registers or a CAN payload). */
+export interface DataLayout {
+  dataType: DataType;
+  dataOrder: DataOrder;
+  /** Bits into the data window. */
+  dataOffsetBits: number;
+  /** Bits; defaults to the width of dataType. */
+  dataSizeBits: number;
+}
+
+export interface ModbusChannel extends ChannelCommon, DataLayout {
+  type: 'modbus';
+  /** External key of a modbus bus. */
+  bus: string;
+  deviceAddress: number;
+  registerType: RegisterType;
+  registerAddress: number;
+  readOnly: boolean;
+}
+
+export type CanProtocol =
+  { type: 'cattron' } | { type: 'j1939'; pgn: number; priority?: number; sourceAddress?: number };
+
+export interface CanChannel extends ChannelCommon, DataLayout {
+  type: 'can';
+  /** External key of a can bus. */
+  bus: string;
+  canId?: number;
+  protocol?: CanProtocol;
+  databaseParameterAddress?: number;
+  readOnly: boolean;
+}
+
+export type Channel = PinChannel | CustomChannel | LocationChannel | ModbusChannel | CanChannel;
+
+export interface CanBus {
+  uid: string;
+  name: string;
+  key: string;
+  type: 'can';
+  bitrate: number;
+}
+
+export interface ModbusBus {
+  uid: string;
+  name: string;
+  key: string;
+  type: 'modbus';
+  baudRate: number;
+  dataBits: 5 | 6 | 7 | 8;
+  parity: (typeof Parities)[number];
+  stopBits: (typeof StopBitsValues)[number];
+}
+
+export type Bus = CanBus | ModbusBus;
+
+/** A channel that failed validation: reported as an error state, never sampled. */
+export interface RejectedChannel {
+  key: string | undefined;
+  uid: string | undefined;
+  reason: string;
+}
+
+export interface ChannelConfig {
+  buses: Bus[];
+  channels: Channel[];
+  rejected: RejectedChannel[];
+}
+
+/** Width in bits of each data type (decisions 2: dataSize defaults to it). */
+export const DataTypeBits: Readonly<Record<DataType, number>> = {
+  bool: 1,
+  int8: 8,
+  uint8: 8,
+  int16: 16,
+  uint16: 16,
+  int32: 32,
+  uint32: 32,
+  int64: 64,
+  uint64: 64,
+  float32: 32,
+  float64: 64,
+  siemensTotalType: 64,
+};
+
+/** Defaults where the specification is silent (documented in docs/decisions.md). */
+export const ChannelDefaults = {
+  scanIntervalMs: 1000,
+  minScanIntervalMs: 10,
+  locationTimeoutMs: 10000,
+  modbusBaudRate: 9600,
+  modbusDataBits: 8,
+  modbusParity: 'none',
+  modbusStopBits: 'one',
+  canBitrate: 250000,
+} as const;

@@ -1,0 +1,74 @@
+/**
+ * The one error type of the agent. Codes are stable strings; tests assert on
+ * codes, never on messages. Throw for programmer misuse; return a result or call
+ * `onError` for expected runtime failures (STYLE.md, practice 10).
+ */
+export type ErrorCode =
+  /** A configuration record (channel, bus, board setting) failed validation. */
+  | 'config.invalid'
+  /** A value arriving over a wire (HTTP body, hub message, file) failed validation. */
+  | 'wire.invalid'
+  /** The service answered with a non-2xx status (see `status`). */
+  | 'http.status'
+  /** 401 or 403: the token is missing, unknown or not allowed. Not retried blindly. */
+  | 'auth'
+  /** No response: connection refused, reset, DNS, closed socket. */
+  | 'network'
+  /** A certificate check failed (names the host and the reason). */
+  | 'tls'
+  /** Something did not answer in time. */
+  | 'timeout'
+  /** A bounded buffer or queue refused more. */
+  | 'overflow'
+  /** A message or record over its size limit. */
+  | 'too-large'
+  /** The object was closed or stopped. */
+  | 'closed'
+  /** A pin or port could not be opened. */
+  | 'pin.unavailable'
+  /** A feature this target or configuration does not support. */
+  | 'unsupported'
+  /** A parser refused its input (NMEA checksum, Modbus CRC, JSON). */
+  | 'parse'
+  /** A hub invocation completed with an error, or the hub refused the connection. */
+  | 'hub'
+  /** A desired value was rejected (carries `errno`). */
+  | 'desired.rejected'
+  /** A bug or broken invariant. */
+  | 'internal';
+
+export interface AgentErrorOptions {
+  /** HTTP status, for `http.status` and `auth`. */
+  status?: number;
+  /** Negative POSIX error number to report, when there is one. */
+  errno?: number;
+  cause?: unknown;
+}
+
+export class AgentError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly errno: number | undefined;
+  override readonly cause: unknown;
+
+  constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {
+    super(message);
+    this.name = 'AgentError';
+    this.code = code;
+    this.status = options.status;
+    this.errno = options.errno;
+    this.cause = options.cause;
+  }
+}
+
+/** True when `e` is an AgentError, optionally with the given code. */
+export function isAgentError(e: unknown, code?: ErrorCode): e is AgentError {
+  return e instanceof AgentError && (code === undefined || e.code === code);
+}
+
+/** Any thrown value as an AgentError (unknown values become `internal`). */
+export function toAgentError(e: unknown): AgentError {
+  if (e instanceof AgentError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new AgentError('internal', message, { cause: e });
+}
