@@ -1,0 +1,32 @@
+/**
+ * The narrow interface between the real-time hub connection (src/signalr) and
+ * the agent: desired states in, properties in. Implemented by the agent
+ * (src/agent), driven by the hub glue (decisions.md section 5).
+ */
+import type { Value } from './driver.js';
+
+/** One `.desired` record addressed to this device. */
+export interface DesiredRecord {
+  /** Channel external key, without `.desired` (location sub-channels keep their field: `gps.lat`). */
+  key: string;
+  value: Value;
+  /** Unix milliseconds of the record. */
+  timestampMs: number;
+}
+
+export interface DesiredStateSink {
+  /**
+   * Applies one desired record: ignored when older than the last one applied to
+   * that channel; otherwise validated, written to the output, and echoed on
+   * `<key>.reported` (the value read back, or an error). Never rejects.
+   */
+  applyDesired(record: DesiredRecord): Promise<void>;
+  /**
+   * Reads `states/read/last?device=<key>&channels=*.desired` and applies what was
+   * missed. Called on every hub connect and reconnect. Rejects with AgentError
+   * when the read fails (the caller logs and retries on the next connect).
+   */
+  resyncDesired(): Promise<void>;
+  /** Merges changed properties (a `properties` Notify or a SetProperties result). */
+  updateProperties(values: Readonly<Record<string, Value>>, replace: boolean): void;
+}
