@@ -1,0 +1,31 @@
+// Runs every benchmark in turn (`npm run bench`), echoes each one's output, and prints as its last line one
+// JSON object holding each benchmark's own last-line figures. Figures, not pass/fail: a benchmark that fails
+// to run is reported with its exit code and the run goes on.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const benches = [
+  ['core', 'build/bench/core.js'],
+  ['service', 'build/bench/service.js'],
+  ['signalr', 'build/bench/signalr.js'],
+  ['gnss', 'build/bench/gnss.js'],
+  ['xs', 'bench/xs.mjs'],
+];
+
+const figures = {};
+for (const [name, script] of benches) {
+  if (!existsSync(script)) {
+    figures[name] = { error: `${script} not found` };
+    continue;
+  }
+  console.log(`\n=== bench:${name} (${script})`);
+  const run = spawnSync(process.execPath, ['--expose-gc', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stdout.write(run.stdout ?? '');
+  const last = (run.stdout ?? '').trim().split('\n').pop() ?? '';
+  try {
+    figures[name] = JSON.parse(last);
+  } catch {
+    figures[name] = { error: `exit ${run.status}; last line was not JSON` };
+  }
+}
+console.log(JSON.stringify(figures));
