@@ -46,7 +46,20 @@ export function isDeepEqual(a: unknown, b: unknown): boolean {
   return ka.every((k) => isDeepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-export const assert = {
+/** The portable assertion set (an explicit type, so `assert.ok` can narrow). */
+export interface Assert {
+  ok(value: unknown, message?: string): asserts value;
+  equal<T>(actual: T, expected: T, message?: string): void;
+  notEqual<T>(actual: T, expected: T, message?: string): void;
+  deepEqual(actual: unknown, expected: unknown, message?: string): void;
+  near(actual: number | undefined, expected: number, tolerance: number, message?: string): void;
+  match(actual: string, pattern: RegExp, message?: string): void;
+  throws(fn: () => unknown, code?: string, message?: string): unknown;
+  rejects(p: Promise<unknown> | (() => Promise<unknown>), code?: string, message?: string): Promise<unknown>;
+  fail(message: string): never;
+}
+
+export const assert: Assert = {
   ok(value: unknown, message = 'expected a truthy value'): asserts value {
     if (!value) throw new AssertionError(`${message} (got ${show(value)})`);
   },

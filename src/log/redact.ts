@@ -1,0 +1,61 @@
+/**
+ * Secrets never reach a log line (issue 8): a Logger decorator that replaces
+ * every registered secret (the access token, hub connection tokens) in the
+ * message and in string fields before the line reaches the host's logger.
+ * URL-encoded forms are redacted too, since tokens travel in query strings.
+ */
+import type { LogFields, Logger, LogLevel } from '../ports.js';
+
+/** What a secret is replaced with. */
+export const Redacted = '[redacted]';
+
+/** Secrets shorter than this are not treated as secrets (they would blank common words). */
+const minSecretLength = 6;
+
+export class RedactingLogger implements Logger {
+  private secrets: string[] = [];
+
+  constructor(private readonly inner: Logger) {}
+
+  /** Registers a secret (and its URL-encoded form); empty or short values are ignored. */
+  addSecret(secret: string | undefined): void {
+    if (secret === undefined || secret.length < minSecretLength) return;
+    for (const form of [secret, encodeURIComponent(secret)]) {
+      if (!this.secrets.includes(form)) this.secrets.push(form);
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    this.secrets.sort((a, b) => b.length - a.length);
+  }
+
+  /** Forgets a secret (e.g. a used connection token). */
+  removeSecret(secret: string): void {
+    const encoded = encodeURIComponent(secret);
+    this.secrets = this.secrets.filter((s) => s !== secret && s !== encoded);
+  }
+
+  /** `text` with every registered secret replaced. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) {
+      if (out.includes(secret)) out = out.split(secret).join(Redacted);
+    }
+    return out;
+  }
+
+  log(level: LogLevel, message: string, fields?: LogFields): void {
+    let safeFields: LogFields | undefined = fields;
+    if (fields !== undefined && this.secrets.length > 0) {
+      const copy: Record<string, string | number | boolean | undefined> = {};
+      for (const name of Object.keys(fields)) {
+        const value = fields[name];
+        copy[name] = typeof value === 'string' ? this.redact(value) : value;
+      }
+      safeFields = copy;
+    }
+    try {
+      this.inner.log(level, this.redact(message), safeFields);
+    } catch {
+      // A logger must never throw into the agent.
+    }
+  }
+}
