@@ -89,7 +89,15 @@ export class Agent implements DesiredStateSink, SampleSink {
       authRetryMs: options.authRetryMs ?? 300000,
     });
     this.scheduler = new Scheduler(this.clock);
-    this.channels = new ChannelSet(options.providers, this.scheduler, this, this.reporter, this.clock, this.logger, this.stats);
+    this.channels = new ChannelSet(
+      options.providers,
+      this.scheduler,
+      this,
+      this.reporter,
+      this.clock,
+      this.logger,
+      this.stats,
+    );
     this.configSource = new ConfigSource(this.client, options.store, this.logger);
     this.desired = new DesiredApplier(this.reporter, this.clock, this.logger, this.stats);
     this.props = new Properties(options.store, this.logger);

@@ -114,7 +114,10 @@ export class CustomChannels implements ChannelDriverProvider {
       try {
         listener(key, value);
       } catch (e) {
-        this.logger.log('error', 'a custom desired listener threw', { key, reason: e instanceof Error ? e.message : String(e) });
+        this.logger.log('error', 'a custom desired listener threw', {
+          key,
+          reason: e instanceof Error ? e.message : String(e),
+        });
       }
     }
   }
@@ -123,7 +126,8 @@ export class CustomChannels implements ChannelDriverProvider {
   forget(driver: CustomDriver): void {
     if (this.drivers.get(driver.channel.key) === driver) {
       this.drivers.delete(driver.channel.key);
-      if (driver.sample() !== undefined) this.early.set(driver.channel.key, (driver.sample() as { value: Value }).value);
+      if (driver.sample() !== undefined)
+        this.early.set(driver.channel.key, (driver.sample() as { value: Value }).value);
     }
   }
 }

@@ -81,7 +81,12 @@ export class PinChannelProvider implements ChannelDriverProvider {
   constructor(private readonly pins: Pins) {}
 
   create(channel: Channel): ChannelDriver {
-    if (channel.type !== 'digitalInput' && channel.type !== 'analogInput' && channel.type !== 'digitalOutput' && channel.type !== 'analogOutput') {
+    if (
+      channel.type !== 'digitalInput' &&
+      channel.type !== 'analogInput' &&
+      channel.type !== 'digitalOutput' &&
+      channel.type !== 'analogOutput'
+    ) {
       throw new AgentError('internal', `pins: not a pin channel type: ${channel.type}`);
     }
     try {

@@ -74,7 +74,10 @@ export class Outbox {
       const oldest = this.index[0]!;
       this.removeEntry(oldest.seq);
       this.dropped += oldest.count;
-      this.logger.log('warn', 'outbox full: dropped the oldest batch', { records: oldest.count, dropped: this.dropped });
+      this.logger.log('warn', 'outbox full: dropped the oldest batch', {
+        records: oldest.count,
+        dropped: this.dropped,
+      });
     }
     const seq = this.nextSeq++;
     this.store.set(this.keyOf(seq), `${lane}${count}|${json}`);
@@ -146,6 +149,7 @@ export class Outbox {
       if (seq >= this.nextSeq) this.nextSeq = seq + 1;
     }
     this.index.sort((a, b) => a.seq - b.seq);
-    if (this.index.length > 0) this.logger.log('info', 'outbox restored', { batches: this.index.length, records: this.records });
+    if (this.index.length > 0)
+      this.logger.log('info', 'outbox restored', { batches: this.index.length, records: this.records });
   }
 }

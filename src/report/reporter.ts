@@ -76,7 +76,10 @@ export class Reporter {
     const unixMs = this.wallTime.toWallMs(monotonicMs);
     if (unixMs === undefined) return this.hold({ lane: 's', name, ok, value, errno, monotonicMs });
     if (this.held.length > 0) this.release();
-    this.batcher.add('s', ok ? encodeStateValue(name, value as SampleValue, unixMs) : encodeStateError(name, errno, unixMs));
+    this.batcher.add(
+      's',
+      ok ? encodeStateValue(name, value as SampleValue, unixMs) : encodeStateError(name, errno, unixMs),
+    );
   }
 
   /** One measurement record (application API and location channels). */

@@ -98,14 +98,22 @@ export class Sender {
       this.online = true;
       this.outbox.remove(seq);
       this.counters.rejected += count;
-      this.logger.log('error', 'service refused a batch; dropped', { status: error.status, records: count, reason: error.message });
+      this.logger.log('error', 'service refused a batch; dropped', {
+        status: error.status,
+        records: count,
+        reason: error.message,
+      });
       this.state = 'idle';
       return;
     }
     let delayMs: number;
     if (error.code === 'auth') {
       this.online = true;
-      if (!this.authFailed) this.logger.log('error', 'service refused the token; not retrying blindly', { status: error.status, retryInMs: this.options.authRetryMs });
+      if (!this.authFailed)
+        this.logger.log('error', 'service refused the token; not retrying blindly', {
+          status: error.status,
+          retryInMs: this.options.authRetryMs,
+        });
       this.authFailed = true;
       delayMs = this.options.authRetryMs;
     } else {

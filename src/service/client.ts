@@ -79,7 +79,10 @@ export class ServiceClient {
   }
 
   private async send(method: 'GET' | 'POST', url: string, body: string | undefined): Promise<HttpResponse> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.access.token}`, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.access.token}`,
+      accept: 'application/json',
+    };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.http.request(
       body === undefined ? { method, url, headers } : { method, url, headers, body },
@@ -103,7 +106,10 @@ function problemDetail(body: string): string {
     if (!isObject(o)) return '';
     const title = typeof o['title'] === 'string' ? o['title'] : '';
     const detail = typeof o['detail'] === 'string' ? o['detail'] : '';
-    return [title, detail].filter((s) => s !== '').join(': ').slice(0, 200);
+    return [title, detail]
+      .filter((s) => s !== '')
+      .join(': ')
+      .slice(0, 200);
   } catch {
     return '';
   }

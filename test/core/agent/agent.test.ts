@@ -8,7 +8,12 @@ describe('agent: configuration and reporting', () => {
     const w = world({
       channels: [
         ch('door', 'digitalInput', { pin: 4, transmitEvents: [{ type: 'change' }] }),
-        ch('temp', 'analogInput', { pin: 34, scaleGain: 0.1, scaleOffset: -40, transmitEvents: [{ type: 'delta', minimalChange: 0.5 }] }),
+        ch('temp', 'analogInput', {
+          pin: 34,
+          scaleGain: 0.1,
+          scaleOffset: -40,
+          transmitEvents: [{ type: 'delta', minimalChange: 0.5 }],
+        }),
       ],
     });
     w.pins.analog.set(34, 600);
@@ -51,10 +56,19 @@ describe('agent: configuration and reporting', () => {
     w.pins.unavailable.add(99);
     await w.agent.start();
     await w.clock.advanceAsync(1000);
-    assert.deepEqual(w.http.statesOf('bad.reported').map((s) => s.error), [Errno.EINVAL]);
-    assert.deepEqual(w.http.statesOf('gps.lat.reported').map((s) => s.error), [Errno.EOPNOTSUPP]);
+    assert.deepEqual(
+      w.http.statesOf('bad.reported').map((s) => s.error),
+      [Errno.EINVAL],
+    );
+    assert.deepEqual(
+      w.http.statesOf('gps.lat.reported').map((s) => s.error),
+      [Errno.EOPNOTSUPP],
+    );
     assert.equal(w.http.states.filter((s) => s.channel?.startsWith('gps.') === true).length, 7);
-    assert.deepEqual(w.http.statesOf('nopin.reported').map((s) => s.error), [Errno.EIO]);
+    assert.deepEqual(
+      w.http.statesOf('nopin.reported').map((s) => s.error),
+      [Errno.EIO],
+    );
     assert.ok(w.http.statesOf('ok.reported').length >= 10);
     assert.equal(w.logger.find('error', 'channel rejected').length, 2);
     assert.equal(w.logger.find('warn', 'no provider').length, 1);
@@ -83,7 +97,10 @@ describe('agent: configuration and reporting', () => {
     await w.agent.reloadConfig();
     await w.clock.advanceAsync(1100);
     assert.equal(w.http.statesOf('door.reported').length, 1, 'same configuration: no new first sample');
-    w.http.channels = { buses: [], channels: [ch('door', 'digitalInput', { pin: 5, transmitEvents: [{ type: 'change' }] })] };
+    w.http.channels = {
+      buses: [],
+      channels: [ch('door', 'digitalInput', { pin: 5, transmitEvents: [{ type: 'change' }] })],
+    };
     await w.agent.reloadConfig();
     await w.clock.advanceAsync(1100);
     assert.equal(w.http.statesOf('door.reported').length, 2, 'new configuration: first sample reported');
@@ -92,13 +109,21 @@ describe('agent: configuration and reporting', () => {
   });
 
   it('publishes application measurements and custom values', async () => {
-    const w = world({ channels: [ch('note', 'custom', { customType: 'number', transmitEvents: [{ type: 'change' }] })] });
+    const w = world({
+      channels: [ch('note', 'custom', { customType: 'number', transmitEvents: [{ type: 'change' }] })],
+    });
     await w.agent.start();
     w.custom.publish('note', 7);
     w.agent.writeMeasurement('energy', 12.5);
     await w.clock.advanceAsync(1200);
-    assert.deepEqual(w.http.statesOf('note.reported').map((s) => s.value), [7]);
-    assert.deepEqual(w.http.measurements.map((m) => [m.metric, m.value]), [['energy', 12.5]]);
+    assert.deepEqual(
+      w.http.statesOf('note.reported').map((s) => s.value),
+      [7],
+    );
+    assert.deepEqual(
+      w.http.measurements.map((m) => [m.metric, m.value]),
+      [['energy', 12.5]],
+    );
     assert.throws(() => w.custom.publish('note', 1.5), 'config.invalid');
     assert.throws(() => w.custom.publish('nope', 1), 'config.invalid');
     w.agent.stop();
@@ -114,7 +139,11 @@ describe('agent: configuration and reporting', () => {
     assert.deepEqual(w.agent.properties, { 'report-mode': 'normal', 'sample-rate': 5 });
     w.agent.updateProperties({ 'led-enabled': true }, true);
     assert.deepEqual(w.agent.properties, { 'led-enabled': true });
-    assert.deepEqual(seen, [{ 'report-mode': 'normal', 'sample-rate': 1 }, { 'sample-rate': 5 }, { 'led-enabled': true }]);
+    assert.deepEqual(seen, [
+      { 'report-mode': 'normal', 'sample-rate': 1 },
+      { 'sample-rate': 5 },
+      { 'led-enabled': true },
+    ]);
     w.agent.stop();
   });
 });

@@ -26,17 +26,27 @@ describe('agent: offline outbox', () => {
     await w.clock.advanceAsync(6000);
     const values = w.http.statesOf('count.reported').map((s) => s.value as number);
     const distinct = values.filter((v, i) => i === 0 || v !== values[i - 1]);
-    assert.deepEqual(distinct, Array.from({ length: 30 }, (_, i) => i + 1), 'in order');
+    assert.deepEqual(
+      distinct,
+      Array.from({ length: 30 }, (_, i) => i + 1),
+      'in order',
+    );
     const stamps = w.http.statesOf('count.reported').map((s) => s.timestamp);
     assert.equal(new Set(stamps).size, stamps.length, 'none twice');
-    assert.ok(stamps.every((t, i) => i === 0 || t > stamps[i - 1]!), 'timestamps ascend');
+    assert.ok(
+      stamps.every((t, i) => i === 0 || t > stamps[i - 1]!),
+      'timestamps ascend',
+    );
     assert.equal(w.agent.counters.queued, 0);
     assert.equal(w.agent.counters.dropped, 0);
     w.agent.stop();
   });
 
   it('drops the oldest when the outbox bound is reached, counts them, and keeps running', async () => {
-    const w = world({ channels: [counter(1)], agent: { outbox: { maxRecords: 20 }, batch: { maxRecords: 5, maxBytes: 16384, maxAgeMs: 1000 } } });
+    const w = world({
+      channels: [counter(1)],
+      agent: { outbox: { maxRecords: 20 }, batch: { maxRecords: 5, maxBytes: 16384, maxAgeMs: 1000 } },
+    });
     await w.agent.start(); // config read, then offline
     w.http.offline = true;
     for (let i = 1; i <= 60; i++) {
@@ -118,4 +128,3 @@ describe('agent: offline outbox', () => {
     v.agent.stop();
   });
 });
-

@@ -6,7 +6,9 @@ import { assert } from '../../support/assert.js';
 function setup(maxRecords: number, maxBytes: number, maxAgeMs: number) {
   const clock = new FakeClock();
   const out: Array<{ lane: string; json: string; count: number }> = [];
-  const b = new Batcher(clock, { maxRecords, maxBytes, maxAgeMs }, (lane, json, count) => out.push({ lane, json, count }));
+  const b = new Batcher(clock, { maxRecords, maxBytes, maxAgeMs }, (lane, json, count) =>
+    out.push({ lane, json, count }),
+  );
   return { clock, out, b };
 }
 

@@ -5,7 +5,10 @@ import { assert } from '../../support/assert.js';
 
 class Recorder implements ScanTask {
   readonly at: number[] = [];
-  constructor(private readonly clock: FakeClock, private readonly costMs = 0) {}
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly costMs = 0,
+  ) {}
   scan(nowMs: number): void {
     this.at.push(nowMs);
     if (this.costMs > 0) this.clock.advance(this.costMs); // a slow scan: time passes inside it
