@@ -47,6 +47,8 @@ export interface AgentOptions {
   authRetryMs?: number;
   /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
   onReport?: (key: string, sample: Sample) => void;
+  /** Sees every sample after scaling, reported or not (displays). Same caveat. */
+  onSample?: (key: string, sample: Sample) => void;
 }
 
 export class Agent implements DesiredStateSink, SampleSink {
@@ -69,6 +71,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   private configTimer: TimerHandle | undefined;
   private configAttempt = 0;
   private running = false;
+  readonly observeSample: ((key: string, sample: Sample) => void) | undefined;
   /** The device's record from `devices/get` (uid, name), once read. */
   device: { uid: string; name: string } | undefined;
 
@@ -76,6 +79,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.clock = options.clock;
     this.logger = options.logger;
     this.retry = options.retry ?? new FullJitterBackoff();
+    this.observeSample = options.onSample;
     this.wallTime = new WallTime(this.clock);
     this.client = new ServiceClient(options.http, options.service);
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
