@@ -15,7 +15,7 @@ import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '.
 import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
 import { Outbox, defaultOutboxOptions, type OutboxOptions } from '../report/outbox.js';
 import { Reporter } from '../report/reporter.js';
-import { Sender } from '../report/sender.js';
+import { Sender, type SenderState } from '../report/sender.js';
 import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { ServiceClient, type ServiceAccess } from '../service/client.js';
@@ -119,6 +119,11 @@ export class Agent implements DesiredStateSink, SampleSink {
   /** Whether the last delivery reached the service. */
   get online(): boolean {
     return this.sender.online;
+  }
+
+  /** What the delivery loop is doing: idle, sending, waiting (backoff) or stopped. */
+  get delivery(): SenderState {
+    return this.sender.current;
   }
 
   /** Channel keys being sampled now. */
