@@ -1,0 +1,76 @@
+/**
+ * Keep-alive of one hub connection (spec 4.8 Ping): a Ping when nothing was
+ * sent for `pingIntervalMs` (driven by the last send, independent of what is
+ * received), and the server declared gone after `serverTimeoutMs` without
+ * receiving anything. Each side uses one timer that re-arms itself for the
+ * remaining time, so a send or receive costs a clock read, not a new timer.
+ */
+import type { Clock, TimerHandle } from '../ports.js';
+
+export class KeepAlive {
+  private lastSentMs = 0;
+  private lastReceivedMs = 0;
+  private pingTimer: TimerHandle | undefined;
+  private timeoutTimer: TimerHandle | undefined;
+
+  /**
+   * @param sendPing sends one Ping (and calls `noteSent`).
+   * @param onServerTimeout called once when the server has been silent too long.
+   */
+  constructor(
+    private readonly clock: Clock,
+    private readonly pingIntervalMs: number,
+    private readonly serverTimeoutMs: number,
+    private readonly sendPing: () => void,
+    private readonly onServerTimeout: () => void,
+  ) {}
+
+  /** Starts both timers, counting from now. */
+  start(): void {
+    const now = this.clock.monotonicMs();
+    this.lastSentMs = now;
+    this.lastReceivedMs = now;
+    this.armPing(this.pingIntervalMs);
+    this.armTimeout(this.serverTimeoutMs);
+  }
+
+  stop(): void {
+    if (this.pingTimer !== undefined) this.clock.clearTimer(this.pingTimer);
+    if (this.timeoutTimer !== undefined) this.clock.clearTimer(this.timeoutTimer);
+    this.pingTimer = undefined;
+    this.timeoutTimer = undefined;
+  }
+
+  noteSent(): void {
+    this.lastSentMs = this.clock.monotonicMs();
+  }
+
+  noteReceived(): void {
+    this.lastReceivedMs = this.clock.monotonicMs();
+  }
+
+  private armPing(delayMs: number): void {
+    this.pingTimer = this.clock.setTimer(() => {
+      const idleMs = this.clock.monotonicMs() - this.lastSentMs;
+      if (idleMs >= this.pingIntervalMs) {
+        this.sendPing();
+        if (this.pingTimer === undefined) return; // stopped while sending
+        this.armPing(this.pingIntervalMs);
+      } else {
+        this.armPing(this.pingIntervalMs - idleMs);
+      }
+    }, delayMs);
+  }
+
+  private armTimeout(delayMs: number): void {
+    this.timeoutTimer = this.clock.setTimer(() => {
+      const silentMs = this.clock.monotonicMs() - this.lastReceivedMs;
+      if (silentMs >= this.serverTimeoutMs) {
+        this.timeoutTimer = undefined;
+        this.onServerTimeout();
+      } else {
+        this.armTimeout(this.serverTimeoutMs - silentMs);
+      }
+    }, delayMs);
+  }
+}
