@@ -25,22 +25,26 @@ export interface AgentLinkOptions {
 export class HubAgentLink {
   /** Desired records dropped because the queue was full (a resync followed). */
   dropped = 0;
-  private queued = 0;
-  private tail: Promise<void> = Promise.resolve();
-  private resyncQueued = false;
-  private readonly maxQueued: number;
-  private readonly unsubscribe: (() => void)[];
+  #queued = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #resyncQueued = false;
+  #maxQueued: number;
+  #unsubscribe: (() => void)[];
 
-  constructor(
-    private readonly client: HubClient,
-    private readonly sink: DesiredStateSink,
-    private readonly logger: Logger,
-    private readonly options: AgentLinkOptions = {},
-  ) {
-    this.maxQueued = options.maxQueued ?? 64;
-    this.unsubscribe = [
-      client.on(Hub.notify, (args) => this.notified(args)),
-      client.onStateChange((kind) => kind === 'connected' && this.resync()),
+  readonly #client: HubClient;
+  readonly #sink: DesiredStateSink;
+  readonly #logger: Logger;
+  readonly #options: AgentLinkOptions;
+
+  constructor(client: HubClient, sink: DesiredStateSink, logger: Logger, options: AgentLinkOptions = {}) {
+    this.#client = client;
+    this.#sink = sink;
+    this.#logger = logger;
+    this.#options = options;
+    this.#maxQueued = options.maxQueued ?? 64;
+    this.#unsubscribe = [
+      client.on(Hub.notify, (args) => this.#notified(args)),
+      client.onStateChange((kind) => kind === 'connected' && this.#resync()),
     ];
   }
 
@@ -50,85 +54,85 @@ export class HubAgentLink {
    * Rejects like `HubClient.invoke`, or with `wire.invalid` for a bad result.
    */
   async setProperties(values: Readonly<Record<string, Value>>): Promise<Record<string, Value>> {
-    const result = await this.client.invoke(Hub.setProperties, [{ values }]);
+    const result = await this.#client.invoke(Hub.setProperties, [{ values }]);
     const properties = parseProperties(result, 'SetProperties result');
-    this.guard('updateProperties', () => this.sink.updateProperties(properties, true));
+    this.#guard('updateProperties', () => this.#sink.updateProperties(properties, true));
     return properties;
   }
 
   /** Detaches from the client. */
   close(): void {
-    for (const off of this.unsubscribe) off();
+    for (const off of this.#unsubscribe) off();
   }
 
   /** Resolves once every queued desired record and resync has run. */
   idle(): Promise<void> {
-    return this.tail;
+    return this.#tail;
   }
 
-  private notified(args: readonly unknown[]): void {
+  #notified(args: readonly unknown[]): void {
     for (const arg of args) {
       let event;
       try {
         event = parseNotify(arg);
       } catch (e) {
-        this.logger.log('warn', 'hub: Notify dropped', { reason: toAgentError(e).message });
+        this.#logger.log('warn', 'hub: Notify dropped', { reason: toAgentError(e).message });
         continue;
       }
-      const device = this.options.deviceUid;
+      const device = this.#options.deviceUid;
       if (event.kind === 'other' || (device !== undefined && event.entity !== undefined && event.entity !== device)) {
         continue;
       }
       if (event.kind === 'properties') {
         const values = event.values;
-        this.guard('updateProperties', () => this.sink.updateProperties(values, false));
+        this.#guard('updateProperties', () => this.#sink.updateProperties(values, false));
       } else {
-        for (const record of event.desired) this.apply(record);
+        for (const record of event.desired) this.#apply(record);
       }
     }
   }
 
-  private apply(record: DesiredRecord): void {
-    if (this.queued >= this.maxQueued) {
+  #apply(record: DesiredRecord): void {
+    if (this.#queued >= this.#maxQueued) {
       this.dropped++;
-      this.logger.log('warn', 'hub: desired queue full; record dropped, resync queued', { key: record.key });
-      this.resync();
+      this.#logger.log('warn', 'hub: desired queue full; record dropped, resync queued', { key: record.key });
+      this.#resync();
       return;
     }
-    this.enqueue(() => this.sink.applyDesired(record));
+    this.#enqueue(() => this.#sink.applyDesired(record));
   }
 
   /** Queues one resync (deduplicated; allowed past the bound, so it is never lost). */
-  private resync(): void {
-    if (this.resyncQueued) return;
-    this.resyncQueued = true;
-    this.enqueue(() => {
-      this.resyncQueued = false;
-      return this.sink.resyncDesired();
+  #resync(): void {
+    if (this.#resyncQueued) return;
+    this.#resyncQueued = true;
+    this.#enqueue(() => {
+      this.#resyncQueued = false;
+      return this.#sink.resyncDesired();
     });
   }
 
-  private enqueue(task: () => Promise<void>): void {
-    this.queued++;
+  #enqueue(task: () => Promise<void>): void {
+    this.#queued++;
     const run = async (): Promise<void> => {
       try {
         await task();
       } catch (e) {
-        this.logger.log('warn', 'hub: desired sync failed; retried on the next connect', {
+        this.#logger.log('warn', 'hub: desired sync failed; retried on the next connect', {
           reason: toAgentError(e).message,
         });
       } finally {
-        this.queued--;
+        this.#queued--;
       }
     };
-    this.tail = this.tail.then(run);
+    this.#tail = this.#tail.then(run);
   }
 
-  private guard(what: string, fn: () => void): void {
+  #guard(what: string, fn: () => void): void {
     try {
       fn();
     } catch (e) {
-      this.logger.log('error', `hub: sink ${what} failed`, { reason: toAgentError(e).message });
+      this.#logger.log('error', `hub: sink ${what} failed`, { reason: toAgentError(e).message });
     }
   }
 }

@@ -13,52 +13,56 @@ export type ServerHandler = (args: readonly unknown[]) => void | Promise<void>;
 const maxLoggedTargets = 32;
 
 export class HandlerRegistry {
-  private readonly handlers = new Map<string, ServerHandler[]>();
-  private readonly logged = new Set<string>();
+  #handlers = new Map<string, ServerHandler[]>();
+  #logged = new Set<string>();
   /** Invocations whose target had no handler. */
   unhandled = 0;
 
-  constructor(private readonly logger: Logger) {}
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
 
   /** Adds a handler for `target`; returns a function that removes it. */
   on(target: string, handler: ServerHandler): () => void {
     const key = target.toLowerCase();
-    const list = this.handlers.get(key) ?? [];
+    const list = this.#handlers.get(key) ?? [];
     list.push(handler);
-    this.handlers.set(key, list);
+    this.#handlers.set(key, list);
     return () => {
-      const current = this.handlers.get(key);
+      const current = this.#handlers.get(key);
       if (current === undefined) return;
       const i = current.indexOf(handler);
       if (i !== -1) current.splice(i, 1);
-      if (current.length === 0) this.handlers.delete(key);
+      if (current.length === 0) this.#handlers.delete(key);
     };
   }
 
   /** Calls every handler of `target`; false when there is none. */
   dispatch(target: string, args: readonly unknown[]): boolean {
-    const list = this.handlers.get(target.toLowerCase());
+    const list = this.#handlers.get(target.toLowerCase());
     if (list === undefined) {
       this.unhandled++;
       const key = target.toLowerCase();
-      if (!this.logged.has(key) && this.logged.size < maxLoggedTargets) {
-        this.logged.add(key);
-        this.logger.log('warn', 'hub: no handler for server invocation', { target });
+      if (!this.#logged.has(key) && this.#logged.size < maxLoggedTargets) {
+        this.#logged.add(key);
+        this.#logger.log('warn', 'hub: no handler for server invocation', { target });
       }
       return false;
     }
     for (const handler of [...list]) {
       try {
         const result = handler(args);
-        if (result instanceof Promise) result.catch((e: unknown) => this.failed(target, e));
+        if (result instanceof Promise) result.catch((e: unknown) => this.#failed(target, e));
       } catch (e) {
-        this.failed(target, e);
+        this.#failed(target, e);
       }
     }
     return true;
   }
 
-  private failed(target: string, e: unknown): void {
-    this.logger.log('error', 'hub: handler failed', { target, error: e instanceof Error ? e.message : String(e) });
+  #failed(target: string, e: unknown): void {
+    this.#logger.log('error', 'hub: handler failed', { target, error: e instanceof Error ? e.message : String(e) });
   }
 }

@@ -37,57 +37,57 @@ interface Ended {
 }
 
 export class HubClient {
-  private readonly o: ResolvedHubOptions;
-  private readonly pending: PendingInvocations;
-  private readonly handlers: HandlerRegistry;
-  private readonly router: MessageRouter;
-  private readonly listeners: StateListener[] = [];
-  private state: HubState = { kind: 'idle' };
-  private wake: { timer: TimerHandle; resolve: () => void } | undefined;
+  #o: ResolvedHubOptions;
+  #pending: PendingInvocations;
+  #handlers: HandlerRegistry;
+  #router: MessageRouter;
+  #listeners: StateListener[] = [];
+  #state: HubState = { kind: 'idle' };
+  #wake: { timer: TimerHandle; resolve: () => void } | undefined;
   /** The token last refused with 401/403, and until when it is not tried again. */
-  private refused: { token: string; untilMs: number } | undefined;
+  #refused: { token: string; untilMs: number } | undefined;
 
   constructor(options: HubClientOptions) {
-    this.o = resolveHubOptions(options);
-    this.pending = new PendingInvocations(this.o.clock, this.o.maxPendingInvocations);
-    this.handlers = new HandlerRegistry(this.o.logger);
-    this.router = new MessageRouter(this.pending, this.handlers, this.o.logger, (m) => this.encode(m));
+    this.#o = resolveHubOptions(options);
+    this.#pending = new PendingInvocations(this.#o.clock, this.#o.maxPendingInvocations);
+    this.#handlers = new HandlerRegistry(this.#o.logger);
+    this.#router = new MessageRouter(this.#pending, this.#handlers, this.#o.logger, (m) => this.#encode(m));
   }
 
   /** The current state's kind. */
   get status(): HubStateKind {
-    return this.state.kind;
+    return this.#state.kind;
   }
 
   /** Calls `listener` on every state change (wrapped: a throwing listener is logged). */
   onStateChange(listener: StateListener): () => void {
-    this.listeners.push(listener);
-    return () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1);
+    this.#listeners.push(listener);
+    return () => void this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
   }
 
   /** Handles server invocations of `target` (case-insensitive). */
   on(target: string, handler: ServerHandler): () => void {
-    return this.handlers.on(target, handler);
+    return this.#handlers.on(target, handler);
   }
 
   /** Starts the connect / reconnect loop (once; later calls do nothing). */
   start(): void {
-    if (this.state.kind !== 'idle') return;
-    this.run().catch((e: unknown) => this.setState({ kind: 'stopped', error: toAgentError(e) }));
+    if (this.#state.kind !== 'idle') return;
+    this.#run().catch((e: unknown) => this.#setState({ kind: 'stopped', error: toAgentError(e) }));
   }
 
   /** Stops for good: closes the socket, rejects pending invocations with `closed`. */
   stop(): void {
-    const s = this.state;
+    const s = this.#state;
     if (s.kind === 'stopped') return;
     const error = new AgentError('closed', 'hub client stopped');
-    this.setState({ kind: 'stopped', error });
+    this.#setState({ kind: 'stopped', error });
     if (s.kind === 'handshaking' || s.kind === 'connected') s.socket.end(error, false);
-    if (this.wake !== undefined) {
-      this.o.clock.clearTimer(this.wake.timer);
-      this.wake.resolve();
+    if (this.#wake !== undefined) {
+      this.#o.clock.clearTimer(this.#wake.timer);
+      this.#wake.resolve();
     }
-    this.pending.rejectAll(error);
+    this.#pending.rejectAll(error);
   }
 
   /**
@@ -95,21 +95,21 @@ export class HubClient {
    * (`null` when absent). Rejects with `network` when not connected, `too-large`,
    * `overflow`, `timeout`, `hub` (the Completion's error text) or on a drop.
    */
-  invoke(target: string, args: readonly unknown[], timeoutMs = this.o.invocationTimeoutMs): Promise<unknown> {
-    const s = this.state;
-    if (s.kind !== 'connected') return Promise.reject(this.notConnected(target));
-    const id = this.pending.takeId();
+  invoke(target: string, args: readonly unknown[], timeoutMs = this.#o.invocationTimeoutMs): Promise<unknown> {
+    const s = this.#state;
+    if (s.kind !== 'connected') return Promise.reject(this.#notConnected(target));
+    const id = this.#pending.takeId();
     let record: string;
     try {
-      record = this.encode(invocation(target, args, id));
+      record = this.#encode(invocation(target, args, id));
     } catch (e) {
       return Promise.reject(toAgentError(e));
     }
-    const result = this.pending.add(id, target, timeoutMs);
+    const result = this.#pending.add(id, target, timeoutMs);
     try {
       s.socket.send(record);
     } catch (e) {
-      this.pending.fail(id, toAgentError(e));
+      this.#pending.fail(id, toAgentError(e));
     }
     return result;
   }
@@ -119,8 +119,8 @@ export class HubClient {
    * Throws AgentError `too-large` for a message over `maxMessageBytes`.
    */
   send(target: string, args: readonly unknown[]): boolean {
-    const s = this.state;
-    const record = this.encode(invocation(target, args));
+    const s = this.#state;
+    const record = this.#encode(invocation(target, args));
     if (s.kind !== 'connected') return false;
     try {
       s.socket.send(record);
@@ -131,111 +131,111 @@ export class HubClient {
   }
 
   /** THE place where the state changes. */
-  private setState(next: HubState): void {
-    const previous = this.state.kind;
-    this.state = next;
+  #setState(next: HubState): void {
+    const previous = this.#state.kind;
+    this.#state = next;
     const error = next.kind === 'waiting' || next.kind === 'stopped' ? next.error : undefined;
-    this.o.logger.log(next.kind === 'stopped' && error?.code !== 'closed' ? 'error' : 'info', `hub: ${next.kind}`, {
+    this.#o.logger.log(next.kind === 'stopped' && error?.code !== 'closed' ? 'error' : 'info', `hub: ${next.kind}`, {
       from: previous,
       reason: error?.message,
     });
-    for (const listener of [...this.listeners]) {
+    for (const listener of [...this.#listeners]) {
       try {
         listener(next.kind, error);
       } catch (e) {
-        this.o.logger.log('error', 'hub: state listener failed', { error: toAgentError(e).message });
+        this.#o.logger.log('error', 'hub: state listener failed', { error: toAgentError(e).message });
       }
     }
   }
 
-  private async run(): Promise<void> {
+  async #run(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const ended = await this.attempt(attempt);
-      if (this.isStopped()) return;
-      this.pending.rejectAll(new AgentError('network', `hub connection lost: ${ended.error.message}`));
-      if (!ended.reconnect) return this.setState({ kind: 'stopped', error: ended.error });
+      const ended = await this.#attempt(attempt);
+      if (this.#isStopped()) return;
+      this.#pending.rejectAll(new AgentError('network', `hub connection lost: ${ended.error.message}`));
+      if (!ended.reconnect) return this.#setState({ kind: 'stopped', error: ended.error });
       if (ended.wasConnected) attempt = 1;
-      const delayMs = this.o.retry.nextDelayMs(attempt);
-      if (delayMs === null) return this.setState({ kind: 'stopped', error: ended.error });
-      this.setState({ kind: 'waiting', attempt, delayMs, error: ended.error });
+      const delayMs = this.#o.retry.nextDelayMs(attempt);
+      if (delayMs === null) return this.#setState({ kind: 'stopped', error: ended.error });
+      this.#setState({ kind: 'waiting', attempt, delayMs, error: ended.error });
       await new Promise<void>((resolve) => {
-        this.wake = { timer: this.o.clock.setTimer(resolve, delayMs), resolve };
+        this.#wake = { timer: this.#o.clock.setTimer(resolve, delayMs), resolve };
       });
-      this.wake = undefined;
-      if (this.isStopped()) return;
+      this.#wake = undefined;
+      if (this.#isStopped()) return;
     }
   }
 
   /** One negotiate + socket; resolves when it failed or, once connected, when it ends. */
-  private async attempt(attempt: number): Promise<Ended> {
-    this.setState({ kind: 'connecting', attempt });
+  async #attempt(attempt: number): Promise<Ended> {
+    this.#setState({ kind: 'connecting', attempt });
     let token: string | undefined;
     let negotiated: Negotiated;
     try {
-      token = await this.o.accessToken();
-      const refused = this.refused;
-      if (refused?.token === token && this.o.clock.monotonicMs() < refused.untilMs) {
+      token = await this.#o.accessToken();
+      const refused = this.#refused;
+      if (refused?.token === token && this.#o.clock.monotonicMs() < refused.untilMs) {
         return { error: new AgentError('auth', 'hub: waiting for a new token'), reconnect: true, wasConnected: false };
       }
-      negotiated = await negotiate(this.o.http, this.o.baseUrl, token);
-      this.refused = undefined;
+      negotiated = await negotiate(this.#o.http, this.#o.baseUrl, token);
+      this.#refused = undefined;
     } catch (e) {
-      return { error: this.attemptFailed(e, attempt, token), reconnect: true, wasConnected: false };
+      return { error: this.#attemptFailed(e, attempt, token), reconnect: true, wasConnected: false };
     }
-    if (this.isStopped()) return { error: new AgentError('closed', 'stopped'), reconnect: false, wasConnected: false };
-    const options = { ...this.o, url: negotiated.socketUrl, accessToken: negotiated.accessToken };
+    if (this.#isStopped()) return { error: new AgentError('closed', 'stopped'), reconnect: false, wasConnected: false };
+    const options = { ...this.#o, url: negotiated.socketUrl, accessToken: negotiated.accessToken };
     return new Promise<Ended>((resolve) => {
-      const socket: HubSocket = new HubSocket(this.o.sockets, this.o.clock, options, {
-        onRecord: (text) => this.received(socket, text),
-        onEnd: (error, reconnect) => resolve({ error, reconnect, wasConnected: this.state.kind === 'connected' }),
+      const socket: HubSocket = new HubSocket(this.#o.sockets, this.#o.clock, options, {
+        onRecord: (text) => this.#received(socket, text),
+        onEnd: (error, reconnect) => resolve({ error, reconnect, wasConnected: this.#state.kind === 'connected' }),
       });
-      this.setState({ kind: 'handshaking', attempt, socket });
+      this.#setState({ kind: 'handshaking', attempt, socket });
     });
   }
 
-  private attemptFailed(e: unknown, attempt: number, token: string | undefined): AgentError {
+  #attemptFailed(e: unknown, attempt: number, token: string | undefined): AgentError {
     const error = toAgentError(e);
     if (error.code === 'auth' && token !== undefined) {
       // 401/403 is not a retry loop: this token is not tried again for authRetryMs;
       // a different token from the provider is tried at the next backoff (README, signalr).
-      this.refused = { token, untilMs: this.o.clock.monotonicMs() + this.o.authRetryMs };
-      this.o.logger.log('error', 'hub: authentication refused; waiting for a new token', {
+      this.#refused = { token, untilMs: this.#o.clock.monotonicMs() + this.#o.authRetryMs };
+      this.#o.logger.log('error', 'hub: authentication refused; waiting for a new token', {
         status: error.status,
-        retryAfterMs: this.o.authRetryMs,
+        retryAfterMs: this.#o.authRetryMs,
       });
     } else {
-      this.o.logger.log('warn', 'hub: connect failed', { attempt, code: error.code, reason: error.message });
+      this.#o.logger.log('warn', 'hub: connect failed', { attempt, code: error.code, reason: error.message });
     }
     return error;
   }
 
-  private isStopped(): boolean {
-    return this.state.kind === 'stopped';
+  #isStopped(): boolean {
+    return this.#state.kind === 'stopped';
   }
 
   /** One incoming record of `socket`: the handshake answer first, then hub messages. */
-  private received(socket: HubSocket, text: string): void {
-    const s = this.state;
-    if (s.kind === 'connected' && s.socket === socket) return this.router.route(socket, text);
+  #received(socket: HubSocket, text: string): void {
+    const s = this.#state;
+    if (s.kind === 'connected' && s.socket === socket) return this.#router.route(socket, text);
     if (s.kind !== 'handshaking' || s.socket !== socket) return;
     try {
       parseHandshake(text);
     } catch (e) {
       return socket.end(toAgentError(e), true);
     }
-    this.setState({ kind: 'connected', socket });
+    this.#setState({ kind: 'connected', socket });
     socket.handshakeDone();
   }
 
-  private encode(message: unknown): string {
+  #encode(message: unknown): string {
     const record = encodeRecord(message);
-    if (exceedsBytes(record, this.o.maxMessageBytes)) {
-      throw new AgentError('too-large', `hub message over ${this.o.maxMessageBytes} bytes refused`);
+    if (exceedsBytes(record, this.#o.maxMessageBytes)) {
+      throw new AgentError('too-large', `hub message over ${this.#o.maxMessageBytes} bytes refused`);
     }
     return record;
   }
 
-  private notConnected(target: string): AgentError {
-    return new AgentError('network', `hub not connected (${this.state.kind}); ${target} not sent`);
+  #notConnected(target: string): AgentError {
+    return new AgentError('network', `hub not connected (${this.#state.kind}); ${target} not sent`);
   }
 }

@@ -28,38 +28,38 @@ export interface HubSocketEvents {
 }
 
 export class HubSocket {
-  private readonly decoder: RecordDecoder;
-  private readonly keepAlive: KeepAlive;
-  private handshakeTimer: TimerHandle | undefined;
-  private connection: WebSocketConnection | undefined;
+  #decoder: RecordDecoder;
+  #keepAlive: KeepAlive;
+  #handshakeTimer: TimerHandle | undefined;
+  #connection: WebSocketConnection | undefined;
   /** One-shot latch: set by `end`, after which every socket event is dropped. */
-  private ended = false;
+  #ended = false;
 
-  constructor(
-    sockets: WebSocketFactory,
-    private readonly clock: Clock,
-    options: HubSocketOptions,
-    private readonly events: HubSocketEvents,
-  ) {
-    this.decoder = new RecordDecoder(options.maxReceiveBytes);
-    this.keepAlive = new KeepAlive(
+  readonly #clock: Clock;
+  readonly #events: HubSocketEvents;
+
+  constructor(sockets: WebSocketFactory, clock: Clock, options: HubSocketOptions, events: HubSocketEvents) {
+    this.#clock = clock;
+    this.#events = events;
+    this.#decoder = new RecordDecoder(options.maxReceiveBytes);
+    this.#keepAlive = new KeepAlive(
       clock,
       options.pingIntervalMs,
       options.serverTimeoutMs,
-      () => this.sendQuietly(pingRecord),
+      () => this.#sendQuietly(pingRecord),
       () => this.end(new AgentError('timeout', `hub: nothing received for ${options.serverTimeoutMs} ms`), true),
     );
-    this.handshakeTimer = clock.setTimer(() => {
-      this.handshakeTimer = undefined;
+    this.#handshakeTimer = clock.setTimer(() => {
+      this.#handshakeTimer = undefined;
       this.end(new AgentError('timeout', `hub: no handshake answer in ${options.handshakeTimeoutMs} ms`), true);
     }, options.handshakeTimeoutMs);
     try {
-      this.connection = sockets.connect(
+      this.#connection = sockets.connect(
         options.url,
         { Authorization: `Bearer ${options.accessToken}` },
         {
-          onOpen: () => this.sendQuietly(handshakeRecord),
-          onMessage: (data) => this.received(data),
+          onOpen: () => this.#sendQuietly(handshakeRecord),
+          onMessage: (data) => this.#received(data),
           onClose: (reason) => this.end(new AgentError('network', `hub socket closed: ${reason}`), true),
         },
       );
@@ -72,27 +72,27 @@ export class HubSocket {
 
   /** The handshake was accepted: stop its timer, start the keep-alive. */
   handshakeDone(): void {
-    if (this.ended) return;
-    this.clearHandshakeTimer();
-    this.keepAlive.start();
+    if (this.#ended) return;
+    this.#clearHandshakeTimer();
+    this.#keepAlive.start();
   }
 
   /** Sends one encoded record (size already checked by the caller). */
   send(record: string): void {
-    if (this.ended || this.connection === undefined) throw new AgentError('closed', 'hub socket is closed');
+    if (this.#ended || this.#connection === undefined) throw new AgentError('closed', 'hub socket is closed');
     try {
-      this.connection.send(record);
+      this.#connection.send(record);
     } catch (e) {
       const error = new AgentError('network', 'hub socket send failed', { cause: e });
       this.end(error, true);
       throw error;
     }
-    this.keepAlive.noteSent();
+    this.#keepAlive.noteSent();
   }
 
   /** Sends a protocol record (handshake, Ping); a failure has already ended the socket. */
-  private sendQuietly(record: string): void {
-    if (this.ended) return;
+  #sendQuietly(record: string): void {
+    if (this.#ended) return;
     try {
       this.send(record);
     } catch {
@@ -102,25 +102,25 @@ export class HubSocket {
 
   /** Ends the connection (idempotent): timers stopped, socket closed, `onEnd` called once. */
   end(error: AgentError, reconnect: boolean): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.clearHandshakeTimer();
-    this.keepAlive.stop();
-    this.decoder.reset();
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#clearHandshakeTimer();
+    this.#keepAlive.stop();
+    this.#decoder.reset();
     try {
-      this.connection?.close();
+      this.#connection?.close();
     } catch {
       // Already closed by the peer; nothing more to release.
     }
-    this.events.onEnd(error, reconnect);
+    this.#events.onEnd(error, reconnect);
   }
 
-  private received(data: string): void {
-    if (this.ended) return;
-    this.keepAlive.noteReceived();
+  #received(data: string): void {
+    if (this.#ended) return;
+    this.#keepAlive.noteReceived();
     try {
-      this.decoder.push(data, (record) => {
-        if (!this.ended) this.events.onRecord(record);
+      this.#decoder.push(data, (record) => {
+        if (!this.#ended) this.#events.onRecord(record);
       });
     } catch (e) {
       // Only the decoder throws here (too-large); onRecord never throws.
@@ -128,8 +128,8 @@ export class HubSocket {
     }
   }
 
-  private clearHandshakeTimer(): void {
-    if (this.handshakeTimer !== undefined) this.clock.clearTimer(this.handshakeTimer);
-    this.handshakeTimer = undefined;
+  #clearHandshakeTimer(): void {
+    if (this.#handshakeTimer !== undefined) this.#clock.clearTimer(this.#handshakeTimer);
+    this.#handshakeTimer = undefined;
   }
 }

@@ -16,22 +16,25 @@ interface Pending {
 }
 
 export class PendingInvocations {
-  private nextId = 0;
-  private readonly pending = new Map<string, Pending>();
+  #nextId = 0;
+  #pending = new Map<string, Pending>();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly maxPending: number,
-  ) {}
+  readonly #clock: Clock;
+  readonly #maxPending: number;
+
+  constructor(clock: Clock, maxPending: number) {
+    this.#clock = clock;
+    this.#maxPending = maxPending;
+  }
 
   /** Number of invocations awaiting an answer. */
   get size(): number {
-    return this.pending.size;
+    return this.#pending.size;
   }
 
   /** The next invocation id ("0", "1", ...); each call takes a new one. */
   takeId(): string {
-    return String(this.nextId++);
+    return String(this.#nextId++);
   }
 
   /**
@@ -40,24 +43,24 @@ export class PendingInvocations {
    * when `maxPending` are already waiting.
    */
   add(id: string, target: string, timeoutMs: number): Promise<unknown> {
-    if (this.pending.size >= this.maxPending) {
-      return Promise.reject(new AgentError('overflow', `${this.maxPending} hub invocations already pending`));
+    if (this.#pending.size >= this.#maxPending) {
+      return Promise.reject(new AgentError('overflow', `${this.#maxPending} hub invocations already pending`));
     }
     return new Promise<unknown>((resolve, reject) => {
-      const timer = this.clock.setTimer(() => {
-        this.pending.delete(id);
+      const timer = this.#clock.setTimer(() => {
+        this.#pending.delete(id);
         reject(new AgentError('timeout', `hub invocation ${target} (${id}) got no answer in ${timeoutMs} ms`));
       }, timeoutMs);
-      this.pending.set(id, { target, resolve, reject, timer });
+      this.#pending.set(id, { target, resolve, reject, timer });
     });
   }
 
   /** Settles the matching invocation; false when none waits for this id (late or unknown). */
   complete(message: CompletionMessage): boolean {
-    const entry = this.pending.get(message.invocationId);
+    const entry = this.#pending.get(message.invocationId);
     if (entry === undefined) return false;
-    this.pending.delete(message.invocationId);
-    this.clock.clearTimer(entry.timer);
+    this.#pending.delete(message.invocationId);
+    this.#clock.clearTimer(entry.timer);
     if (message.error !== undefined) {
       entry.reject(new AgentError('hub', `${entry.target}: ${message.error}`));
     } else {
@@ -68,19 +71,19 @@ export class PendingInvocations {
 
   /** Rejects one invocation (e.g. its message could not be sent). */
   fail(id: string, error: AgentError): void {
-    const entry = this.pending.get(id);
+    const entry = this.#pending.get(id);
     if (entry === undefined) return;
-    this.pending.delete(id);
-    this.clock.clearTimer(entry.timer);
+    this.#pending.delete(id);
+    this.#clock.clearTimer(entry.timer);
     entry.reject(error);
   }
 
   /** Rejects every pending invocation (the connection dropped or was stopped). */
   rejectAll(error: AgentError): void {
-    const entries = [...this.pending.values()];
-    this.pending.clear();
+    const entries = [...this.#pending.values()];
+    this.#pending.clear();
     for (const entry of entries) {
-      this.clock.clearTimer(entry.timer);
+      this.#clock.clearTimer(entry.timer);
       entry.reject(error);
     }
   }

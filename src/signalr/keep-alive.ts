@@ -8,68 +8,80 @@
 import type { Clock, TimerHandle } from '../ports.js';
 
 export class KeepAlive {
-  private lastSentMs = 0;
-  private lastReceivedMs = 0;
-  private pingTimer: TimerHandle | undefined;
-  private timeoutTimer: TimerHandle | undefined;
+  #lastSentMs = 0;
+  #lastReceivedMs = 0;
+  #pingTimer: TimerHandle | undefined;
+  #timeoutTimer: TimerHandle | undefined;
+
+  readonly #clock: Clock;
+  readonly #pingIntervalMs: number;
+  readonly #serverTimeoutMs: number;
+  readonly #sendPing: () => void;
+  readonly #onServerTimeout: () => void;
 
   /**
    * @param sendPing sends one Ping (and calls `noteSent`).
    * @param onServerTimeout called once when the server has been silent too long.
    */
   constructor(
-    private readonly clock: Clock,
-    private readonly pingIntervalMs: number,
-    private readonly serverTimeoutMs: number,
-    private readonly sendPing: () => void,
-    private readonly onServerTimeout: () => void,
-  ) {}
+    clock: Clock,
+    pingIntervalMs: number,
+    serverTimeoutMs: number,
+    sendPing: () => void,
+    onServerTimeout: () => void,
+  ) {
+    this.#sendPing = sendPing;
+    this.#onServerTimeout = onServerTimeout;
+    this.#clock = clock;
+    this.#pingIntervalMs = pingIntervalMs;
+    this.#serverTimeoutMs = serverTimeoutMs;
+  }
 
   /** Starts both timers, counting from now. */
   start(): void {
-    const now = this.clock.monotonicMs();
-    this.lastSentMs = now;
-    this.lastReceivedMs = now;
-    this.armPing(this.pingIntervalMs);
-    this.armTimeout(this.serverTimeoutMs);
+    const now = this.#clock.monotonicMs();
+    this.#lastSentMs = now;
+    this.#lastReceivedMs = now;
+    this.#armPing(this.#pingIntervalMs);
+    this.#armTimeout(this.#serverTimeoutMs);
   }
 
   stop(): void {
-    if (this.pingTimer !== undefined) this.clock.clearTimer(this.pingTimer);
-    if (this.timeoutTimer !== undefined) this.clock.clearTimer(this.timeoutTimer);
-    this.pingTimer = undefined;
-    this.timeoutTimer = undefined;
+    if (this.#pingTimer !== undefined) this.#clock.clearTimer(this.#pingTimer);
+    if (this.#timeoutTimer !== undefined) this.#clock.clearTimer(this.#timeoutTimer);
+    this.#pingTimer = undefined;
+    this.#timeoutTimer = undefined;
   }
 
   noteSent(): void {
-    this.lastSentMs = this.clock.monotonicMs();
+    this.#lastSentMs = this.#clock.monotonicMs();
   }
 
   noteReceived(): void {
-    this.lastReceivedMs = this.clock.monotonicMs();
+    this.#lastReceivedMs = this.#clock.monotonicMs();
   }
 
-  private armPing(delayMs: number): void {
-    this.pingTimer = this.clock.setTimer(() => {
-      const idleMs = this.clock.monotonicMs() - this.lastSentMs;
-      if (idleMs >= this.pingIntervalMs) {
-        this.sendPing();
-        if (this.pingTimer === undefined) return; // stopped while sending
-        this.armPing(this.pingIntervalMs);
+  #armPing(delayMs: number): void {
+    this.#pingTimer = this.#clock.setTimer(() => {
+      const idleMs = this.#clock.monotonicMs() - this.#lastSentMs;
+      if (idleMs >= this.#pingIntervalMs) {
+        this.#sendPing();
+        if (this.#pingTimer === undefined) return; // stopped while sending
+        this.#armPing(this.#pingIntervalMs);
       } else {
-        this.armPing(this.pingIntervalMs - idleMs);
+        this.#armPing(this.#pingIntervalMs - idleMs);
       }
     }, delayMs);
   }
 
-  private armTimeout(delayMs: number): void {
-    this.timeoutTimer = this.clock.setTimer(() => {
-      const silentMs = this.clock.monotonicMs() - this.lastReceivedMs;
-      if (silentMs >= this.serverTimeoutMs) {
-        this.timeoutTimer = undefined;
-        this.onServerTimeout();
+  #armTimeout(delayMs: number): void {
+    this.#timeoutTimer = this.#clock.setTimer(() => {
+      const silentMs = this.#clock.monotonicMs() - this.#lastReceivedMs;
+      if (silentMs >= this.#serverTimeoutMs) {
+        this.#timeoutTimer = undefined;
+        this.#onServerTimeout();
       } else {
-        this.armTimeout(this.serverTimeoutMs - silentMs);
+        this.#armTimeout(this.#serverTimeoutMs - silentMs);
       }
     }, delayMs);
   }

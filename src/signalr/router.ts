@@ -16,37 +16,47 @@ export class MessageRouter {
   /** Records dropped because they failed validation. */
   malformed = 0;
 
+  readonly #pending: PendingInvocations;
+  readonly #handlers: HandlerRegistry;
+  readonly #logger: Logger;
+  readonly #encode: (message: unknown) => string;
+
   constructor(
-    private readonly pending: PendingInvocations,
-    private readonly handlers: HandlerRegistry,
-    private readonly logger: Logger,
-    private readonly encode: (message: unknown) => string,
-  ) {}
+    pending: PendingInvocations,
+    handlers: HandlerRegistry,
+    logger: Logger,
+    encode: (message: unknown) => string,
+  ) {
+    this.#encode = encode;
+    this.#pending = pending;
+    this.#handlers = handlers;
+    this.#logger = logger;
+  }
 
   /** Handles one record of a connected socket. Never throws. */
   route(socket: HubSocket, text: string): void {
     try {
-      this.dispatch(socket, text);
+      this.#dispatch(socket, text);
     } catch (e) {
       this.malformed++;
-      this.logger.log('warn', 'hub: message dropped', { reason: toAgentError(e).message });
+      this.#logger.log('warn', 'hub: message dropped', { reason: toAgentError(e).message });
     }
   }
 
-  private dispatch(socket: HubSocket, text: string): void {
+  #dispatch(socket: HubSocket, text: string): void {
     const m = parseHubMessage(text);
     switch (m.kind) {
       case 'completion':
-        if (!this.pending.complete(m)) {
-          this.logger.log('debug', 'hub: late or unknown completion ignored', { id: m.invocationId });
+        if (!this.#pending.complete(m)) {
+          this.#logger.log('debug', 'hub: late or unknown completion ignored', { id: m.invocationId });
         }
         return;
       case 'invocation':
-        this.handlers.dispatch(m.target, m.arguments);
+        this.#handlers.dispatch(m.target, m.arguments);
         if (m.invocationId !== undefined) {
           // The device does not return results to the server (no client results).
           const answer = errorCompletion(m.invocationId, `Client does not answer '${m.target}' invocations.`);
-          socket.send(this.encode(answer));
+          socket.send(this.#encode(answer));
         }
         return;
       case 'close': {
@@ -56,7 +66,7 @@ export class MessageRouter {
       case 'ping':
         return;
       case 'ignored':
-        return this.logger.log('debug', 'hub: message type ignored', { type: String(m.type) });
+        return this.#logger.log('debug', 'hub: message type ignored', { type: String(m.type) });
     }
   }
 }
