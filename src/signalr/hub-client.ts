@@ -7,7 +7,7 @@
  * handler.
  */
 import { AgentError, toAgentError } from '../errors.js';
-import type { TimerHandle } from '../ports.js';
+import type { LogFields, LogLevel, TimerHandle } from '../ports.js';
 import { HandlerRegistry, type ServerHandler } from './handlers.js';
 import { HubSocket } from './hub-socket.js';
 import { PendingInvocations } from './invocations.js';
@@ -37,11 +37,11 @@ interface Ended {
 }
 
 export class HubClient {
-  #o: ResolvedHubOptions;
-  #pending: PendingInvocations;
-  #handlers: HandlerRegistry;
-  #router: MessageRouter;
-  #listeners: StateListener[] = [];
+  readonly #o: ResolvedHubOptions;
+  readonly #pending: PendingInvocations;
+  readonly #handlers: HandlerRegistry;
+  readonly #router: MessageRouter;
+  readonly #listeners: StateListener[] = [];
   #state: HubState = { kind: 'idle' };
   #wake: { timer: TimerHandle; resolve: () => void } | undefined;
   /** The token last refused with 401/403, and until when it is not tried again. */
@@ -135,7 +135,7 @@ export class HubClient {
     const previous = this.#state.kind;
     this.#state = next;
     const error = next.kind === 'waiting' || next.kind === 'stopped' ? next.error : undefined;
-    this.#o.logger.log(next.kind === 'stopped' && error?.code !== 'closed' ? 'error' : 'info', `hub: ${next.kind}`, {
+    this.#log(next.kind === 'stopped' && error?.code !== 'closed' ? 'error' : 'info', next.kind, {
       from: previous,
       reason: error?.message,
     });
@@ -143,7 +143,7 @@ export class HubClient {
       try {
         listener(next.kind, error);
       } catch (e) {
-        this.#o.logger.log('error', 'hub: state listener failed', { error: toAgentError(e).message });
+        this.#log('error', 'state listener failed', { error: toAgentError(e).message });
       }
     }
   }
@@ -199,14 +199,18 @@ export class HubClient {
       // 401/403 is not a retry loop: this token is not tried again for authRetryMs;
       // a different token from the provider is tried at the next backoff (README, signalr).
       this.#refused = { token, untilMs: this.#o.clock.monotonicMs() + this.#o.authRetryMs };
-      this.#o.logger.log('error', 'hub: authentication refused; waiting for a new token', {
+      this.#log('error', 'authentication refused; waiting for a new token', {
         status: error.status,
         retryAfterMs: this.#o.authRetryMs,
       });
     } else {
-      this.#o.logger.log('warn', 'hub: connect failed', { attempt, code: error.code, reason: error.message });
+      this.#log('warn', 'connect failed', { attempt, code: error.code, reason: error.message });
     }
     return error;
+  }
+
+  #log(level: LogLevel, message: string, fields?: LogFields): void {
+    this.#o.logger.log(level, 'hub: ' + message, fields);
   }
 
   #isStopped(): boolean {

@@ -16,7 +16,7 @@ export interface HubClientOptions {
   sockets: WebSocketFactory;
   clock: Clock;
   logger: Logger;
-  /** Delay before reconnect attempt n. Default: full jitter, 1 s doubling to 60 s, forever. */
+  /** Delay before reconnect attempt n. Default: FullJitterBackoff (1 s doubling to 60 s), forever. */
   retry?: RetryPolicy;
   /**
    * After a 401/403, the same token is not tried again for this long (default
@@ -41,25 +41,30 @@ export interface HubClientOptions {
 
 export type ResolvedHubOptions = Required<HubClientOptions>;
 
-function positive(name: string, value: number): number {
-  if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`hub client: ${name} must be a positive number`);
-  return value;
-}
+type NumericOption = Exclude<
+  keyof HubClientOptions,
+  'baseUrl' | 'accessToken' | 'http' | 'sockets' | 'clock' | 'logger' | 'retry'
+>;
+
+/** The numeric defaults (spec 4.8 and issue 4). */
+export const hubDefaults: Readonly<Record<NumericOption, number>> = {
+  authRetryMs: 600000,
+  handshakeTimeoutMs: 15000,
+  pingIntervalMs: 15000,
+  serverTimeoutMs: 30000,
+  invocationTimeoutMs: 30000,
+  maxMessageBytes: 32768,
+  maxReceiveBytes: 65536,
+  maxPendingInvocations: 32,
+};
 
 /** Fills in defaults; throws RangeError on a nonsensical setting (programmer misuse). */
 export function resolveHubOptions(o: HubClientOptions): ResolvedHubOptions {
-  const resolved: ResolvedHubOptions = {
-    ...o,
-    retry: o.retry ?? new FullJitterBackoff({ baseMs: 1000, capMs: 60000 }),
-    authRetryMs: positive('authRetryMs', o.authRetryMs ?? 600000),
-    handshakeTimeoutMs: positive('handshakeTimeoutMs', o.handshakeTimeoutMs ?? 15000),
-    pingIntervalMs: positive('pingIntervalMs', o.pingIntervalMs ?? 15000),
-    serverTimeoutMs: positive('serverTimeoutMs', o.serverTimeoutMs ?? 30000),
-    invocationTimeoutMs: positive('invocationTimeoutMs', o.invocationTimeoutMs ?? 30000),
-    maxMessageBytes: positive('maxMessageBytes', o.maxMessageBytes ?? 32768),
-    maxReceiveBytes: positive('maxReceiveBytes', o.maxReceiveBytes ?? 65536),
-    maxPendingInvocations: positive('maxPendingInvocations', o.maxPendingInvocations ?? 32),
-  };
-  if (!/^https?:\/\//.test(o.baseUrl)) throw new RangeError('hub client: baseUrl must start with http:// or https://');
+  const resolved = { ...hubDefaults, ...o, retry: o.retry ?? new FullJitterBackoff() };
+  for (const name of Object.keys(hubDefaults) as NumericOption[]) {
+    const value = resolved[name];
+    if (!(value > 0 && value < Infinity)) throw new RangeError(`hub client: ${name} must be a positive number`);
+  }
+  if (!/^https?:\/\//.test(o.baseUrl)) throw new RangeError('hub client: baseUrl must be http(s)://');
   return resolved;
 }
