@@ -61,7 +61,8 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     try {
       this.port = serial.open(port, {
         onData: (bytes) => this.parser.push(bytes),
-        onError: (error) => logger.log('warn', 'gnss: serial port error', { port: String(port.port), error: error.message }),
+        onError: (error) =>
+          logger.log('warn', 'gnss: serial port error', { port: String(port.port), error: error.message }),
       });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -83,20 +83,68 @@ export class NmeaParser {
   };
   private readonly onSentence: (sentence: NmeaSentence) => void;
   private readonly gga: GgaSentence = {
-    type: 'GGA', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, quality: NaN, sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN,
+    type: 'GGA',
+    talker: 'GP',
+    timeMs: NaN,
+    lat: NaN,
+    lon: NaN,
+    quality: NaN,
+    sats: NaN,
+    hdop: NaN,
+    altM: NaN,
+    geoidSepM: NaN,
   };
   private readonly rmc: RmcSentence = {
-    type: 'RMC', talker: 'GP', timeMs: NaN, dateDays: NaN, status: '', lat: NaN, lon: NaN, speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '',
+    type: 'RMC',
+    talker: 'GP',
+    timeMs: NaN,
+    dateDays: NaN,
+    status: '',
+    lat: NaN,
+    lon: NaN,
+    speedKnots: NaN,
+    courseDeg: NaN,
+    mode: '',
+    navStatus: '',
   };
   private readonly gsa: GsaSentence = {
-    type: 'GSA', talker: 'GP', selection: '', fixMode: NaN, prns: new Uint16Array(12), prnCount: 0, pdop: NaN, hdop: NaN, vdop: NaN, systemId: NaN,
+    type: 'GSA',
+    talker: 'GP',
+    selection: '',
+    fixMode: NaN,
+    prns: new Uint16Array(12),
+    prnCount: 0,
+    pdop: NaN,
+    hdop: NaN,
+    vdop: NaN,
+    systemId: NaN,
   };
   private readonly gsv: GsvSentence = {
-    type: 'GSV', talker: 'GP', messageCount: NaN, messageNumber: NaN, satsInView: NaN, count: 0,
-    prn: new Uint16Array(4), elevationDeg: new Float64Array(4), azimuthDeg: new Float64Array(4), snrDb: new Float64Array(4), signalId: NaN,
+    type: 'GSV',
+    talker: 'GP',
+    messageCount: NaN,
+    messageNumber: NaN,
+    satsInView: NaN,
+    count: 0,
+    prn: new Uint16Array(4),
+    elevationDeg: new Float64Array(4),
+    azimuthDeg: new Float64Array(4),
+    snrDb: new Float64Array(4),
+    signalId: NaN,
   };
   private readonly gns: GnsSentence = {
-    type: 'GNS', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, modes: '', anyFix: false, sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN, navStatus: '',
+    type: 'GNS',
+    talker: 'GP',
+    timeMs: NaN,
+    lat: NaN,
+    lon: NaN,
+    modes: '',
+    anyFix: false,
+    sats: NaN,
+    hdop: NaN,
+    altM: NaN,
+    geoidSepM: NaN,
+    navStatus: '',
   };
 
   constructor(options: NmeaParserOptions) {
