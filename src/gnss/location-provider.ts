@@ -40,7 +40,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     this.parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
   }
 
-  create(channel: Channel): ChannelDriver {
+  create(channel: Channel): LocationDriver {
     if (channel.type !== 'location') {
       throw new AgentError('config.invalid', `gnss: channel ${channel.key} is ${channel.type}, not location`);
     }
@@ -76,7 +76,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
 }
 
 /** One location channel: the tracker's fix, or -ETIMEDOUT, in reused objects. */
-class LocationDriver implements ChannelDriver {
+export class LocationDriver implements ChannelDriver {
   private readonly location: Location = {};
   private readonly okSample: Sample = { ok: true, value: this.location };
   private readonly timedOut: Sample = { ok: false, errno: Errno.ETIMEDOUT };

@@ -10,8 +10,8 @@
  */
 import { FieldReader } from './nmea-fields.js';
 import { decodeGga, decodeGns, decodeGsa, decodeGsv, decodeRmc, type FieldOffsets } from './nmea-decode.js';
-import { Talkers, talkerIndex } from './sentences.js';
-import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, NmeaSentence, RmcSentence } from './sentences.js';
+import { Talkers, newGga, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
+import type { NmeaSentence } from './sentences.js';
 
 /** Counters of what the parser saw; every line lands in exactly one of passed or failed. */
 export interface NmeaCounters {
@@ -82,70 +82,12 @@ export class NmeaParser {
     count: 0,
   };
   private readonly onSentence: (sentence: NmeaSentence) => void;
-  private readonly gga: GgaSentence = {
-    type: 'GGA',
-    talker: 'GP',
-    timeMs: NaN,
-    lat: NaN,
-    lon: NaN,
-    quality: NaN,
-    sats: NaN,
-    hdop: NaN,
-    altM: NaN,
-    geoidSepM: NaN,
-  };
-  private readonly rmc: RmcSentence = {
-    type: 'RMC',
-    talker: 'GP',
-    timeMs: NaN,
-    dateDays: NaN,
-    status: '',
-    lat: NaN,
-    lon: NaN,
-    speedKnots: NaN,
-    courseDeg: NaN,
-    mode: '',
-    navStatus: '',
-  };
-  private readonly gsa: GsaSentence = {
-    type: 'GSA',
-    talker: 'GP',
-    selection: '',
-    fixMode: NaN,
-    prns: new Uint16Array(12),
-    prnCount: 0,
-    pdop: NaN,
-    hdop: NaN,
-    vdop: NaN,
-    systemId: NaN,
-  };
-  private readonly gsv: GsvSentence = {
-    type: 'GSV',
-    talker: 'GP',
-    messageCount: NaN,
-    messageNumber: NaN,
-    satsInView: NaN,
-    count: 0,
-    prn: new Uint16Array(4),
-    elevationDeg: new Float64Array(4),
-    azimuthDeg: new Float64Array(4),
-    snrDb: new Float64Array(4),
-    signalId: NaN,
-  };
-  private readonly gns: GnsSentence = {
-    type: 'GNS',
-    talker: 'GP',
-    timeMs: NaN,
-    lat: NaN,
-    lon: NaN,
-    modes: '',
-    anyFix: false,
-    sats: NaN,
-    hdop: NaN,
-    altM: NaN,
-    geoidSepM: NaN,
-    navStatus: '',
-  };
+  /** One reused object per sentence type (no allocation per sentence). */
+  private readonly gga = newGga();
+  private readonly rmc = newRmc();
+  private readonly gsa = newGsa();
+  private readonly gsv = newGsv();
+  private readonly gns = newGns();
 
   constructor(options: NmeaParserOptions) {
     this.onSentence = options.onSentence;

@@ -121,3 +121,40 @@ export interface GnsSentence extends Common {
 
 export type NmeaSentence = GgaSentence | RmcSentence | GsaSentence | GsvSentence | GnsSentence;
 export type SentenceType = NmeaSentence['type'];
+
+/** Empty sentence objects, one per type, for the parser to reuse. */
+export function newGga(): GgaSentence {
+  return {
+    type: 'GGA',
+    talker: 'GP',
+    timeMs: NaN,
+    lat: NaN,
+    lon: NaN,
+    quality: NaN,
+    sats: NaN,
+    hdop: NaN,
+    altM: NaN,
+    geoidSepM: NaN,
+  };
+}
+
+export function newRmc(): RmcSentence {
+  const r = { type: 'RMC', talker: 'GP', timeMs: NaN, dateDays: NaN, status: '', lat: NaN, lon: NaN } as const;
+  return { ...r, speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '' };
+}
+
+export function newGsa(): GsaSentence {
+  const g = { type: 'GSA', talker: 'GP', selection: '', fixMode: NaN, prns: new Uint16Array(12), prnCount: 0 } as const;
+  return { ...g, pdop: NaN, hdop: NaN, vdop: NaN, systemId: NaN };
+}
+
+export function newGsv(): GsvSentence {
+  const g = { type: 'GSV', talker: 'GP', messageCount: NaN, messageNumber: NaN, satsInView: NaN, count: 0 } as const;
+  const arrays = { prn: new Uint16Array(4), elevationDeg: new Float64Array(4), azimuthDeg: new Float64Array(4) };
+  return { ...g, ...arrays, snrDb: new Float64Array(4), signalId: NaN };
+}
+
+export function newGns(): GnsSentence {
+  const g = { type: 'GNS', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, modes: '', anyFix: false } as const;
+  return { ...g, sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN, navStatus: '' };
+}
