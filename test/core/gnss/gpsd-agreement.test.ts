@@ -11,14 +11,13 @@
  * README's gnss section explains each rule); nothing else may differ.
  */
 import type { Location, Sample } from '../../../src/agent/driver.js';
-import type { LocationChannel } from '../../../src/config/model.js';
 import { GnssLocationProvider } from '../../../src/gnss/location-provider.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { FakeSerial } from '../../fakes/fake-serial.js';
 import { assert } from '../../support/assert.js';
 import { readFixture } from '../../support/fixtures.js';
-import { LOG_FILES } from './logs.js';
+import { LOG_FILES, locationChannel } from './logs.js';
 
 const DEG_TOLERANCE = 1e-8;
 const ALT_TOLERANCE_M = 1e-3;
@@ -33,12 +32,6 @@ interface GpsdReport {
   hdop?: number;
   pdop?: number;
   vdop?: number;
-}
-
-/** A location channel as the config parser makes it. */
-export function locationChannel(key = 'gps', timeoutMs = 1e12): LocationChannel {
-  const common = { uid: `uid-${key}`, key, name: key, scaleGain: 1, scaleOffset: 0, scanIntervalMs: 1000 };
-  return { ...common, visible: true, transmitEvents: [], type: 'location', timeoutMs };
 }
 
 /**

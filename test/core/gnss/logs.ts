@@ -4,6 +4,7 @@
  * chunker, and a plain snapshot of a delivered sentence (the parser reuses
  * its objects, so a test copies what it compares).
  */
+import type { LocationChannel } from '../../../src/config/model.js';
 import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaCounters } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaSentence } from '../../../src/gnss/sentences.js';
@@ -88,4 +89,17 @@ export function parseInChunks(
     i += n;
   }
   return { sentences, counters: { ...parser.counters } };
+}
+
+/** `$<body>*<checksum>\r\n` for a sentence body such as `GPGGA,...`. */
+export function nmea(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum ^= body.charCodeAt(i);
+  return `$${body}*${(sum < 16 ? '0' : '') + sum.toString(16).toUpperCase()}\r\n`;
+}
+
+/** A location channel as the config parser makes it. */
+export function locationChannel(key = 'gps', timeoutMs = 1e12): LocationChannel {
+  const common = { uid: `uid-${key}`, key, name: key, scaleGain: 1, scaleOffset: 0, scanIntervalMs: 1000 };
+  return { ...common, visible: true, transmitEvents: [], type: 'location', timeoutMs };
 }
