@@ -45,12 +45,10 @@ const mangledLine = fc.oneof(
   fc
     .tuple(fc.constantFrom(...LINES), fc.constantFrom(...LINES), fc.nat(), fc.nat())
     .map(([a, b, i, j]) => a.slice(0, 1 + (i % a.length)) + b.slice(1 + (j % (b.length - 1)))),
-  fc
-    .tuple(fc.constantFrom(...LINES), fc.nat(), printable)
-    .map(([l, i, c]) => {
-      const at = 1 + (i % (l.length - 1));
-      return l.slice(0, at) + String.fromCharCode(c) + l.slice(at + 1);
-    }),
+  fc.tuple(fc.constantFrom(...LINES), fc.nat(), printable).map(([l, i, c]) => {
+    const at = 1 + (i % (l.length - 1));
+    return l.slice(0, at) + String.fromCharCode(c) + l.slice(at + 1);
+  }),
 );
 
 describe('gnss: parser properties (fast-check)', () => {
@@ -82,7 +80,12 @@ describe('gnss: parser properties (fast-check)', () => {
     fc.assert(
       fc.property(fc.array(mangledLine, { maxLength: 30 }), fc.integer({ min: 1, max: 50 }), (lines, chunk) => {
         const mixed = ascii(lines.map((l) => l + '\r\n').join(''));
-        const clean = ascii(lines.filter(checksumPasses).map((l) => l + '\r\n').join(''));
+        const clean = ascii(
+          lines
+            .filter(checksumPasses)
+            .map((l) => l + '\r\n')
+            .join(''),
+        );
         const a = parseInChunks(mixed, () => chunk);
         const b = parseInChunks(clean, () => clean.length);
         assert.deepEqual(a.sentences, b.sentences);
