@@ -60,7 +60,10 @@ export function parseCandump(text: string): CandumpLog {
 
 /** One frame in log-file format (the inverse of parseCandump). */
 export function formatCandump(timeS: number, iface: string, frame: CanFrame): string {
-  const id = frame.id.toString(16).toUpperCase().padStart(frame.extended ? 8 : 3, '0');
+  const id = frame.id
+    .toString(16)
+    .toUpperCase()
+    .padStart(frame.extended ? 8 : 3, '0');
   const data = Array.from(frame.data, (b) => b.toString(16).toUpperCase().padStart(2, '0')).join('');
   return `(${timeS.toFixed(6)}) ${iface} ${id}#${data}`;
 }

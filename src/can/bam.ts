@@ -65,7 +65,8 @@ export class BamReassembler {
       return;
     }
     const old = this.sessions.get(sourceAddress);
-    if (old !== undefined) this.counters.dropped++; // a new BAM ends the previous one
+    if (old !== undefined)
+      this.counters.dropped++; // a new BAM ends the previous one
     else if (this.sessions.size >= this.maxSessions) {
       this.counters.refused++;
       return;

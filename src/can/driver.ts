@@ -2,8 +2,8 @@
  * The driver of one `can` channel (src/agent/driver.ts). CAN data arrive on
  * their own schedule, so `sample()` answers synchronously from the latest
  * payload of the channel's subscription (src/can/listener.ts), decoded with the
- * shared decoder (J1939 defaults to little endian, decisions.md sections 1, 2)
- * and scaled. J1939 not-available and error values report errors
+ * shared decoder (J1939 defaults to little endian, decisions.md sections 1, 2);
+ * the value is RAW (the agent scales, src/codec/scale.ts). J1939 not-available and error values report errors
  * (src/can/j1939-values.ts).
  *
  * Timeout: a channel with no matching frame for 3 x its scan interval reports
@@ -12,7 +12,6 @@
  */
 import type { ChannelDriver, Sample, Value } from '../agent/driver.js';
 import { fitsWindow, readBits, type Bits64 } from '../codec/bits.js';
-import { toReported } from '../codec/channel-value.js';
 import { decodeBits, isIntegerType } from '../codec/data.js';
 import { SHORT_DATA, isFailure, type CodecFailure } from '../codec/failure.js';
 import type { CanChannel } from '../config/model.js';
@@ -50,7 +49,7 @@ export class CanChannelDriver implements ChannelDriver {
     if (now - at > this.timeoutMs) return this.fail(Errno.ETIMEDOUT);
     const decoded = this.decode(this.subscription.payload);
     if (isFailure(decoded)) return this.fail(decoded.errno);
-    this.value.value = toReported(decoded, this.channel);
+    this.value.value = decoded;
     return this.value;
   }
 

@@ -4,16 +4,18 @@
  * `sample()` returns a Promise: the agent calls it at the channel's scan
  * interval, the bus scanner reads the channel's registers (merged with the
  * other channels due at that moment) and the promise resolves with the scaled
- * value or the error of that read. A sample never waits on an older read twice:
+ * RAW value or the error of that read (the agent scales, src/codec/scale.ts). A sample never waits on an older read twice:
  * while a read is running, further calls join it. The driver reuses two sample
  * objects, so steady scanning allocates nothing here.
  *
- * `applyDesired(value)` (coils and holding registers that are not read-only):
- * inverse scaling, encoding (range-checked), the write, then a read-back whose
- * value is the answer. A read-only channel answers -EROFS.
+ * `applyDesired(raw)` (coils and holding registers that are not read-only)
+ * takes the raw value after the agent's inverse scaling (bounded by `rawRange`):
+ * encoding (range-checked again), the write, then a read-back whose raw value is
+ * the answer. A read-only channel or register type answers -EROFS.
  */
 import { errorSample, type ChannelDriver, type Sample, type Value } from '../agent/driver.js';
-import { toRaw, toReported } from '../codec/channel-value.js';
+import { rawRangeOf } from '../codec/raw-range.js';
+import type { RawRange } from '../codec/scale.js';
 import { isFailure } from '../codec/failure.js';
 import type { ModbusChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
@@ -31,6 +33,7 @@ export class ModbusChannelDriver implements ChannelDriver {
   private readonly value: { ok: true; value: Value } = { ok: true, value: 0 };
   private readonly error: { ok: false; errno: number } = { ok: false, errno: 0 };
   private closed = false;
+  readonly rawRange?: RawRange;
   private lastErrno = 0;
 
   constructor(
@@ -39,6 +42,8 @@ export class ModbusChannelDriver implements ChannelDriver {
     private readonly logger: Logger,
   ) {
     this.point = pointOf(channel);
+    const range = rawRangeOf(channel);
+    if (range !== undefined) this.rawRange = range;
   }
 
   sample(): Promise<Sample> | Sample {
@@ -56,7 +61,7 @@ export class ModbusChannelDriver implements ChannelDriver {
     const decoded = decodePoint(this.channel, this.point, read.readAddress, read.result.data);
     if (isFailure(decoded)) return this.fail(decoded.errno, decoded.reason);
     this.lastErrno = 0;
-    this.value.value = toReported(decoded, this.channel);
+    this.value.value = decoded;
     return this.value;
   }
 
@@ -77,9 +82,7 @@ export class ModbusChannelDriver implements ChannelDriver {
   async applyDesired(desired: Value): Promise<Sample> {
     if (!writable(this.channel)) return errorSample(Errno.EROFS);
     if ('errno' in this.bus) return errorSample(this.bus.errno);
-    const raw = toRaw(desired, this.channel);
-    if (isFailure(raw)) return errorSample(raw.errno);
-    const written = await writePoint(this.bus.master, this.channel, this.point, raw);
+    const written = await writePoint(this.bus.master, this.channel, this.point, desired);
     if (!written.ok) {
       this.logger.log('warn', `modbus: write of ${this.channel.key} failed: ${written.reason}`, {
         channel: this.channel.key,

@@ -56,14 +56,14 @@ describe('modbus end to end with the simulated slave (demo fixture)', () => {
     });
   });
 
-  it('reports every modbus channel, scaled, in as few requests as contiguity allows', async () => {
+  it('reports every modbus channel (raw: the agent scales) in as few requests as contiguity allows', async () => {
     const got = await sampleAll(['flow', 'total', 'pump', 'setpoint', 'pressure']);
     assert.deepEqual(got, {
       flow: { ok: true, value: 12.5 },
       total: { ok: true, value: 123456.75 },
       pump: { ok: true, value: true },
       setpoint: { ok: true, value: 50 },
-      pressure: { ok: true, value: 2.53 },
+      pressure: { ok: true, value: 253 },
     });
     // flow+total (registers 0..5) merge; setpoint (20), coil 0 and unit 2 are separate: 4 requests.
     assert.equal(provider.master('rs485')?.counters.requests, 4);
@@ -110,7 +110,7 @@ describe('modbus end to end with the simulated slave (demo fixture)', () => {
   }
 
   it('a present device that stops answering times out, then counts as absent after 3 silent requests', async () => {
-    assert.deepEqual((await sampleAll(['pressure']))['pressure'], { ok: true, value: 2.53 });
+    assert.deepEqual((await sampleAll(['pressure']))['pressure'], { ok: true, value: 253 });
     link.endpoint.faults.add({ unit: 2, kind: 'noAnswer' });
     const seen: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -120,7 +120,7 @@ describe('modbus end to end with the simulated slave (demo fixture)', () => {
     }
     assert.deepEqual(seen, [Errno.ETIMEDOUT, Errno.ETIMEDOUT, Errno.ENODEV, Errno.ENODEV]);
     link.endpoint.faults.clear();
-    assert.deepEqual((await sampleAll(['pressure']))['pressure'], { ok: true, value: 2.53 });
+    assert.deepEqual((await sampleAll(['pressure']))['pressure'], { ok: true, value: 253 });
   });
 
   it('reports -ENODEV for channels on a bus the board does not wire', async () => {

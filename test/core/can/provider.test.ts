@@ -64,14 +64,14 @@ describe('can/provider: J1939 and raw CAN channels', () => {
   });
   const sample = (key: string) => drivers.get(key)?.sample();
 
-  it('opens the bus at its bitrate and decodes J1939 (little endian) and raw frames, scaled', () => {
+  it('opens the bus at its bitrate and decodes J1939 (little endian) and raw frames (raw values)', () => {
     assert.deepEqual(can.port('can0').options, { bus: 'can0', bitrate: 500000 });
     assert.equal(sample('rpm'), undefined, 'nothing to say before the first frame');
     can.port('can0').deliver(0x0cf00400, [0xf0, 0x7d, 0xa0, 0xc4, 0x1a, 0xff, 0xff, 0xff]);
     can.port('can0').deliver(0x18feee03, [0x7b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
     can.port('can0').deliver(0x123, [0xff, 0x38]);
-    assert.deepEqual(sample('rpm'), { ok: true, value: 856.5 });
-    assert.deepEqual(sample('coolant'), { ok: true, value: 83 });
+    assert.deepEqual(sample('rpm'), { ok: true, value: 6852 });
+    assert.deepEqual(sample('coolant'), { ok: true, value: 123 });
     assert.deepEqual(sample('raw'), { ok: true, value: -200 });
   });
 
@@ -92,7 +92,7 @@ describe('can/provider: J1939 and raw CAN channels', () => {
   it('reports -ETIMEDOUT after 3 scan intervals without a frame', () => {
     can.port('can0').deliver(0x0cf00400, [0xf0, 0x7d, 0xa0, 0xc4, 0x1a, 0xff, 0xff, 0xff]);
     clock.advance(300);
-    assert.deepEqual(sample('rpm'), { ok: true, value: 856.5 });
+    assert.deepEqual(sample('rpm'), { ok: true, value: 6852 });
     clock.advance(1);
     assert.deepEqual(sample('rpm'), { ok: false, errno: Errno.ETIMEDOUT });
     assert.deepEqual(sample('coolant'), undefined);

@@ -3,6 +3,7 @@ import { DataTypeBits } from '../../../src/config/model.js';
 import { decodeData } from '../../../src/codec/data.js';
 import { encodeData } from '../../../src/codec/encode.js';
 import { isFailure } from '../../../src/codec/failure.js';
+import { rawRangeOf } from '../../../src/codec/raw-range.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 
@@ -131,5 +132,17 @@ describe('codec/encode: desired values (range-checked)', () => {
     const w = encoded(124.99999999999999, layout('uint16'));
     assert.ok(w instanceof Uint8Array);
     assert.equal(decodeData(w, layout('uint16')), 125);
+  });
+});
+
+describe('codec/raw-range: what the agent may pass after inverse scaling', () => {
+  it('bounds integers by dataSize and float32 by its finite range', () => {
+    const l = (dataType: DataType, size?: number) => layout(dataType, 'bigEndian', 0, size);
+    assert.deepEqual(rawRangeOf(l('uint16')), { min: 0, max: 65535, integer: true });
+    assert.deepEqual(rawRangeOf(l('int8', 4)), { min: -8, max: 7, integer: true });
+    assert.deepEqual(rawRangeOf(l('uint64')), { min: 0, max: 2 ** 53 - 1, integer: true });
+    assert.equal(rawRangeOf(l('float32'))?.max, 3.4028234663852886e38);
+    assert.equal(rawRangeOf(l('float64')), undefined);
+    assert.equal(rawRangeOf(l('bool')), undefined);
   });
 });
