@@ -1,0 +1,56 @@
+/**
+ * Devices (spec 4.1): get, list, set. A device token may get its own device
+ * only; listing and changing devices need an admin token (decisions 7).
+ */
+import { isObject } from '../../../src/config/fields.js';
+import { requireAdmin } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { badRequest } from '../http/problem.js';
+import type { Router } from '../http/router.js';
+import { listEntities } from './lists.js';
+import { resolveDevice } from './resolve.js';
+import { deviceView } from './views.js';
+
+export function addDeviceRoutes(router: Router, s: ServiceContext): void {
+  router.add('GET', '/api/v1/devices/get', (c) =>
+    deviceView(resolveDevice(s.catalog, c.params, c.principal), c.baseUrl),
+  );
+
+  router.add('GET', '/api/v1/devices/list', (c) => {
+    requireAdmin(c.principal, 'list devices');
+    return listEntities(s.catalog, c.params, s.catalog.devices).map((d) => deviceView(d, c.baseUrl));
+  });
+
+  router.add('POST', '/api/v1/devices/set', (c) => {
+    requireAdmin(c.principal, 'change device details');
+    const device = resolveDevice(s.catalog, c.params, c.principal);
+    const values = c.params.raw('values');
+    if (!isObject(values)) throw badRequest('values: expected an object');
+    const { enabled, name, key } = values;
+    if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('values.enabled: expected a boolean');
+    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
+      throw badRequest('values.name: expected a non-empty string');
+    }
+    if (key !== undefined) {
+      if (typeof key !== 'string' || key.trim() === '') throw badRequest('values.key: expected a non-empty string');
+      const other = s.catalog.deviceByRef(key);
+      if (other && other !== device) throw badRequest(`values.key: "${key}" is already used by another device`);
+    }
+    // Only the given details that differ are overwritten (spec 4.1).
+    let changed = false;
+    if (enabled !== undefined && enabled !== device.enabled) {
+      device.enabled = enabled;
+      changed = true;
+    }
+    if (typeof name === 'string' && name !== device.name) {
+      device.name = name;
+      changed = true;
+    }
+    if (typeof key === 'string' && key !== device.key) {
+      device.key = key;
+      changed = true;
+    }
+    if (changed) s.saveCatalog();
+    return {};
+  });
+}

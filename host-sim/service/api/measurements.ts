@@ -1,0 +1,48 @@
+/**
+ * Measurements (spec 4.7): `measurements/write` and the reads. A metric is a
+ * product metric of the fixture or any channel key of the device's product;
+ * values may also be Location objects or other objects.
+ */
+import { isObject } from '../../../src/config/fields.js';
+import type { ServiceContext } from '../context.js';
+import { badRequest } from '../http/problem.js';
+import type { Router } from '../http/router.js';
+import type { Point } from '../store/storage.js';
+import { metricSelection } from './names.js';
+import { addReadRoutes, type SeriesKind } from './reads.js';
+import { resolveDevice } from './resolve.js';
+import { asEntries, writeTimestamp } from './write-entries.js';
+
+export const measurementsKind: SeriesKind = {
+  field: 'metric',
+  param: 'metrics',
+  series: (s) => s.storage.measurements,
+  selection: metricSelection,
+  aggregates: (product, name) => product.metrics.get(name) ?? { aggregated: 'last', aggregatedLast: 'last' },
+};
+
+export function addMeasurementRoutes(router: Router, s: ServiceContext): void {
+  router.add('POST', '/api/v1/measurements/write', (c) => {
+    const device = resolveDevice(s.catalog, c.params, c.principal);
+    const entries = asEntries(c.params.raw('measurements'), 'measurements');
+    const points: Point[] = entries.map((e, i) => {
+      const at = `measurements[${i}]`;
+      const metric = e['metric'];
+      if (typeof metric !== 'string') throw badRequest(`${at}.metric: expected a string`);
+      if (!device.product.metrics.has(metric)) {
+        throw badRequest(`${at}.metric: unknown metric "${metric}" for product "${device.product.name}"`);
+      }
+      const value = e['value'];
+      const ok =
+        typeof value === 'boolean' ||
+        typeof value === 'string' ||
+        (typeof value === 'number' && Number.isFinite(value)) ||
+        isObject(value);
+      if (!ok) throw badRequest(`${at}.value: expected a boolean, number, string or object`);
+      return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, c.nowMs), value, error: undefined };
+    });
+    s.storage.measurements.write(points);
+    return {};
+  });
+  addReadRoutes(router, s, measurementsKind, '/api/v1/measurements');
+}

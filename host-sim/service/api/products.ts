@@ -1,0 +1,57 @@
+/**
+ * Products (spec 4.2): get, list, set. `products/set` accepts the identifier
+ * as `product` or `entity` (decisions 6). Admin tokens only (decisions 7).
+ */
+import { isObject } from '../../../src/config/fields.js';
+import { requireAdmin } from '../auth.js';
+import type { Product } from '../catalog.js';
+import type { ServiceContext } from '../context.js';
+import { badRequest, notFound } from '../http/problem.js';
+import { exclusive, type Params } from '../http/query.js';
+import type { Router } from '../http/router.js';
+import { listEntities } from './lists.js';
+import { productView } from './views.js';
+
+function resolveProduct(s: ServiceContext, p: Params, a: string, b?: string): Product {
+  const id = b === undefined ? { name: a, value: p.string(a) } : exclusive(p, a, b);
+  if (id?.value === undefined) throw badRequest(`${b === undefined ? a : `${a} or ${b}`} is required`);
+  const e = s.catalog.entities.get(id.value);
+  if (!e) throw notFound(`${id.name}: unknown product "${id.value}"`);
+  if (e.kind !== 'product') throw badRequest(`${id.name}: "${id.value}" is a ${e.kind}, expected a product`);
+  return e;
+}
+
+export function addProductRoutes(router: Router, s: ServiceContext): void {
+  router.add('GET', '/api/v1/products/get', (c) => {
+    requireAdmin(c.principal, 'read products');
+    return productView(resolveProduct(s, c.params, 'product'), c.baseUrl);
+  });
+
+  router.add('GET', '/api/v1/products/list', (c) => {
+    requireAdmin(c.principal, 'list products');
+    return listEntities(s.catalog, c.params, s.catalog.products).map((p) => productView(p, c.baseUrl));
+  });
+
+  router.add('POST', '/api/v1/products/set', (c) => {
+    requireAdmin(c.principal, 'change products');
+    const product = resolveProduct(s, c.params, 'product', 'entity');
+    const values = c.params.raw('values');
+    if (!isObject(values)) throw badRequest('values: expected an object');
+    const { enabled, name } = values;
+    if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('values.enabled: expected a boolean');
+    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
+      throw badRequest('values.name: expected a non-empty string');
+    }
+    let changed = false;
+    if (enabled !== undefined && enabled !== product.enabled) {
+      product.enabled = enabled;
+      changed = true;
+    }
+    if (typeof name === 'string' && name !== product.name) {
+      product.name = name;
+      changed = true;
+    }
+    if (changed) s.saveCatalog();
+    return {};
+  });
+}

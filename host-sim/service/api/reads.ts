@@ -1,0 +1,91 @@
+/**
+ * The four history reads (spec 4.6-4.7, decisions 6), shared by states and
+ * measurements: `read` over [timeRangeStart, timeRangeStop) (defaults -1h and
+ * now), raw or in `windowPeriod` windows with the series' `aggregated`; and
+ * `read/last` with the series' `aggregatedLast` (start unbounded by default).
+ */
+import type { Aggregate, LastAggregate } from '../../../src/config/model.js';
+import { aggregateLast, aggregateSeries, type AggregatedPoint } from '../aggregate.js';
+import type { Device, Product } from '../catalog.js';
+import type { ServiceContext } from '../context.js';
+import { badRequest } from '../http/problem.js';
+import type { Params } from '../http/query.js';
+import type { Router } from '../http/router.js';
+import type { Series } from '../store/storage.js';
+import { parseTime, parseWindowPeriod, toWireSeconds } from '../time.js';
+import { concreteNames, type Selection } from './names.js';
+import { resolveReadDevices } from './resolve.js';
+
+export interface SeriesKind {
+  /** `channel` for states, `metric` for measurements. */
+  field: 'channel' | 'metric';
+  /** `channels` or `metrics`. */
+  param: 'channels' | 'metrics';
+  series(s: ServiceContext): Series;
+  selection(list: string[] | undefined, products: readonly Product[]): Selection;
+  aggregates(product: Product, name: string): { aggregated: Aggregate; aggregatedLast: LastAggregate };
+}
+
+/** One record of a read response (spec 2.6 / 2.7). */
+export function recordOf(kind: SeriesKind['field'], device: Device, a: AggregatedPoint): Record<string, unknown> {
+  const r: Record<string, unknown> = { [kind]: `${device.product.uid}:${a.point.name}` };
+  if (a.point.error !== undefined) r['error'] = a.point.error;
+  else r['value'] = a.point.value;
+  r['aggregated'] = a.aggregated;
+  r['entity'] = device.uid;
+  r['timestamp'] = toWireSeconds(a.point.tsMs);
+  return r;
+}
+
+const unboundedStartMs = -8.64e15;
+
+function optTime(p: Params, name: string, nowMs: number): number | undefined {
+  const v = p.string(name);
+  return v === undefined ? undefined : parseTime(name, v, nowMs);
+}
+
+function scope(s: ServiceContext, kind: SeriesKind, p: Params, devices: Device[]): Selection {
+  const products = [...new Set(devices.map((d) => d.product))];
+  return kind.selection(p.list(kind.param), products.length > 0 ? products : s.catalog.products);
+}
+
+export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKind, base: string): void {
+  router.add('GET', `${base}/read`, (c) => {
+    const devices = resolveReadDevices(s.catalog, c.params, c.principal, false);
+    const sel = scope(s, kind, c.params, devices);
+    const stopMs = optTime(c.params, 'timeRangeStop', c.nowMs) ?? c.nowMs;
+    const startMs = optTime(c.params, 'timeRangeStart', c.nowMs) ?? c.nowMs - 3_600_000;
+    if (startMs >= stopMs) throw badRequest('timeRangeStart must be before timeRangeStop');
+    const period = c.params.string('windowPeriod');
+    const windowMs = period === undefined ? undefined : parseWindowPeriod(period);
+    const series = kind.series(s);
+    const out: Record<string, unknown>[] = [];
+    for (const d of devices) {
+      const names = concreteNames(sel, () => series.names(d.uid)) ?? series.names(d.uid);
+      for (const name of [...names].sort()) {
+        const points = series.range(d.uid, name, Math.ceil(startMs), Math.ceil(stopMs));
+        const fn = kind.aggregates(d.product, name).aggregated;
+        for (const a of aggregateSeries(points, fn, windowMs, stopMs)) out.push(recordOf(kind.field, d, a));
+      }
+    }
+    return out;
+  });
+
+  router.add('GET', `${base}/read/last`, (c) => {
+    const devices = resolveReadDevices(s.catalog, c.params, c.principal, true);
+    const sel = scope(s, kind, c.params, devices);
+    const startMs = Math.ceil(optTime(c.params, 'timeRangeStart', c.nowMs) ?? unboundedStartMs);
+    const series = kind.series(s);
+    const out: Record<string, unknown>[] = [];
+    for (const d of devices) {
+      const names = concreteNames(sel, () => series.names(d.uid));
+      for (const latest of series.latest(d.uid, names, startMs)) {
+        const fn = kind.aggregates(d.product, latest.name).aggregatedLast;
+        const points = fn === 'last' ? [latest] : series.newest(d.uid, latest.name, 2).filter((p) => p.tsMs >= startMs);
+        const a = aggregateLast(points, fn);
+        if (a) out.push(recordOf(kind.field, d, a));
+      }
+    }
+    return out;
+  });
+}

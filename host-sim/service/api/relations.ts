@@ -1,0 +1,76 @@
+/**
+ * Entity relations (spec 4.3): get, insert, delete, update. A device token may
+ * read its own device's relations; changing the tree needs an admin token. The
+ * tree stays a tree: no self-parent, no cycle.
+ */
+import { requireAdmin, requireDevice } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { badRequest, notFound } from '../http/problem.js';
+import type { Router } from '../http/router.js';
+import { resolveEntity } from './resolve.js';
+import { summaryView } from './views.js';
+
+export function addRelationRoutes(router: Router, s: ServiceContext): void {
+  const { catalog } = s;
+
+  const checkLink = (entity: string, parent: string, param: string): void => {
+    if (entity === parent) throw badRequest(`${param}: an entity cannot be its own parent`);
+    if (catalog.isAncestor(entity, parent))
+      throw badRequest(`${param}: "${parent}" is below "${entity}"; that would make a cycle`);
+  };
+
+  router.add('GET', '/api/v1/entities/relations/get', (c) => {
+    const e = resolveEntity(catalog, c.params, 'entity');
+    if (c.principal.role === 'device') requireDevice(c.principal, e.kind === 'device' ? e.uid : '');
+    return {
+      parents: catalog.parents(e.uid).map((p) => summaryView(p, c.baseUrl)),
+      children: catalog.children(e.uid).map((p) => summaryView(p, c.baseUrl)),
+    };
+  });
+
+  router.add('POST', '/api/v1/entities/relations/insert', (c) => {
+    requireAdmin(c.principal, 'change relations');
+    const e = resolveEntity(catalog, c.params, 'entity');
+    const parent = resolveEntity(catalog, c.params, 'parentEntity');
+    if (!catalog.hasRelation(e.uid, parent.uid)) {
+      checkLink(e.uid, parent.uid, 'parentEntity');
+      catalog.link(e.uid, parent.uid);
+      s.saveCatalog();
+    }
+    return {};
+  });
+
+  router.add('POST', '/api/v1/entities/relations/delete', (c) => {
+    requireAdmin(c.principal, 'change relations');
+    const e = resolveEntity(catalog, c.params, 'entity');
+    const parent = resolveEntity(catalog, c.params, 'parentEntity');
+    if (!catalog.hasRelation(e.uid, parent.uid))
+      throw notFound(`no relation from "${e.uid}" to parent "${parent.uid}"`);
+    if (e.kind === 'device' && e.product === parent) throw badRequest('parentEntity: a device stays below its product');
+    catalog.unlink(e.uid, parent.uid);
+    s.saveCatalog();
+    return {};
+  });
+
+  router.add('POST', '/api/v1/entities/relations/update', (c) => {
+    requireAdmin(c.principal, 'change relations');
+    const e = resolveEntity(catalog, c.params, 'entity');
+    const from = resolveEntity(catalog, c.params, 'fromParentEntity');
+    const to = resolveEntity(catalog, c.params, 'toParentEntity');
+    if (!catalog.hasRelation(e.uid, from.uid)) throw notFound(`no relation from "${e.uid}" to parent "${from.uid}"`);
+    if (e.kind === 'device' && e.product === from)
+      throw badRequest('fromParentEntity: a device stays below its product');
+    if (from !== to) {
+      catalog.unlink(e.uid, from.uid);
+      try {
+        checkLink(e.uid, to.uid, 'toParentEntity');
+      } catch (err) {
+        catalog.link(e.uid, from.uid);
+        throw err;
+      }
+      catalog.link(e.uid, to.uid);
+      s.saveCatalog();
+    }
+    return {};
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * Resolving the identifier parameters of spec 4: `device` (UUID or External
+ * key) or `entity` (UUID), mutually exclusive, and their list forms
+ * `devices`/`entities` for reads, with the token's scope applied (decisions 7).
+ */
+import { requireDevice, type Principal } from '../auth.js';
+import type { Catalog, Device, Entity } from '../catalog.js';
+import { badRequest, forbidden, notFound } from '../http/problem.js';
+import { exclusive, exclusiveLists, type Params } from '../http/query.js';
+
+function entityOf(catalog: Catalog, uid: string, param: string): Entity {
+  const e = catalog.entities.get(uid);
+  if (!e) throw notFound(`${param}: unknown entity "${uid}"`);
+  return e;
+}
+
+/** One device from `device` or `entity` (a Device Unique ID); 400 when neither, 404 when unknown, 403 out of scope. */
+export function resolveDevice(catalog: Catalog, p: Params, principal: Principal): Device {
+  const id = exclusive(p, 'device', 'entity');
+  if (!id) throw badRequest('device or entity is required');
+  let device: Device | undefined;
+  if (id.name === 'device') {
+    device = catalog.deviceByRef(id.value);
+    if (!device) throw notFound(`device: unknown device "${id.value}"`);
+  } else {
+    const e = entityOf(catalog, id.value, 'entity');
+    if (e.kind !== 'device') throw badRequest(`entity: "${id.value}" is a ${e.kind}, expected a device`);
+    device = e;
+  }
+  requireDevice(principal, device.uid);
+  return device;
+}
+
+/** Any entity by uid from `param`; 400 when missing, 404 when unknown. */
+export function resolveEntity(catalog: Catalog, p: Params, param: string): Entity {
+  const uid = p.string(param);
+  if (uid === undefined) throw badRequest(`${param} is required`);
+  return entityOf(catalog, uid, param);
+}
+
+function scoped(devices: Device[], principal: Principal): Device[] {
+  if (principal.role === 'device' && devices.some((d) => d.uid !== principal.device)) {
+    throw forbidden('a device token may read only its own device');
+  }
+  return devices;
+}
+
+/**
+ * The devices a read addresses: `single` = `device`/`entity` (read/last) or
+ * `devices`/`entities` (read). Entities are Product, Location or Device UIDs and
+ * expand to every device below them. Neither: every device the token may see.
+ */
+export function resolveReadDevices(catalog: Catalog, p: Params, principal: Principal, single: boolean): Device[] {
+  const [a, b] = single ? ['device', 'entity'] : ['devices', 'entities'];
+  const id = single ? exclusive(p, a as string, b as string) : exclusiveLists(p, a as string, b as string);
+  if (!id) {
+    if (principal.role === 'device') return catalog.devices.filter((d) => d.uid === principal.device);
+    return [...catalog.devices];
+  }
+  const values = 'values' in id ? id.values : [id.value];
+  const out = new Map<string, Device>();
+  for (const v of values) {
+    if (id.name === a) {
+      const d = catalog.deviceByRef(v);
+      if (!d) throw notFound(`${a}: unknown device "${v}"`);
+      out.set(d.uid, d);
+    } else {
+      const e = entityOf(catalog, v, b as string);
+      for (const d of e.kind === 'device' ? [e] : catalog.devicesUnder(e.uid)) out.set(d.uid, d);
+    }
+  }
+  return scoped([...out.values()], principal);
+}

@@ -1,0 +1,70 @@
+/**
+ * States (spec 4.6): `states/write` with the rules of the specification (value
+ * xor error, error only on `.reported`, default timestamp now) and the reads.
+ * A write is validated whole before anything is stored (one transaction), and
+ * its `.desired` records are pushed as one `Notify` (decisions 5).
+ */
+import { Hub } from '../../../src/wire.js';
+import type { ServiceContext } from '../context.js';
+import { badRequest } from '../http/problem.js';
+import type { Router } from '../http/router.js';
+import type { Point } from '../store/storage.js';
+import { parseStateName, stateSelection } from './names.js';
+import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
+import { resolveDevice } from './resolve.js';
+import { asEntries, writeTimestamp } from './write-entries.js';
+
+export const statesKind: SeriesKind = {
+  field: 'channel',
+  param: 'channels',
+  series: (s) => s.storage.states,
+  selection: stateSelection,
+  aggregates(product, name) {
+    const channel = product.channelByKey.get(name.slice(0, name.indexOf('.')));
+    const a = channel?.['aggregated'];
+    const l = channel?.['aggregatedLast'];
+    return {
+      aggregated: typeof a === 'string' ? (a as never) : 'last',
+      aggregatedLast: typeof l === 'string' ? (l as never) : 'last',
+    };
+  },
+};
+
+export function addStateRoutes(router: Router, s: ServiceContext): void {
+  router.add('POST', '/api/v1/states/write', (c) => {
+    const device = resolveDevice(s.catalog, c.params, c.principal);
+    const entries = asEntries(c.params.raw('states'), 'states');
+    const points: Point[] = entries.map((e, i) => {
+      const at = `states[${i}]`;
+      const channel = e['channel'];
+      if (typeof channel !== 'string') throw badRequest(`${at}.channel: expected a string`);
+      const name = parseStateName(channel, device.product, `${at}.channel`);
+      const { value, error } = e;
+      if (value !== undefined && error !== undefined) throw badRequest(`${at}: value and error are mutually exclusive`);
+      if (value === undefined && error === undefined) throw badRequest(`${at}: value or error is required`);
+      const tsMs = writeTimestamp(e, at, c.nowMs);
+      if (error !== undefined) {
+        if (name.side !== 'reported') throw badRequest(`${at}.error: allowed only on a .reported channel`);
+        if (typeof error !== 'number' || !Number.isInteger(error))
+          throw badRequest(`${at}.error: expected an integer POSIX error`);
+        return { device: device.uid, name: name.name, tsMs, value: undefined, error };
+      }
+      if (
+        typeof value !== 'boolean' &&
+        typeof value !== 'string' &&
+        !(typeof value === 'number' && Number.isFinite(value))
+      ) {
+        throw badRequest(`${at}.value: expected a boolean, number or string`);
+      }
+      return { device: device.uid, name: name.name, tsMs, value, error: undefined };
+    });
+    s.storage.states.write(points);
+    const desired = points.filter((p) => p.name.endsWith('.desired'));
+    if (desired.length > 0) {
+      const states = desired.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));
+      s.notifier.notify(device, { type: Hub.notifyStates, entity: device.uid, states });
+    }
+    return {};
+  });
+  addReadRoutes(router, s, statesKind, '/api/v1/states');
+}

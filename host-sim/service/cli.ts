@@ -1,0 +1,88 @@
+/**
+ * Command line of the local service (issue 3):
+ *   npm run service -- [--fixture F] [--port P] [--host H] [--db FILE] [--verbose]
+ * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
+ * reach it), database `dds-local.db` in the working directory. Prints its
+ * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM.
+ */
+import { networkInterfaces } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isAgentError } from '../../src/errors.js';
+import { loadFixture } from './fixture.js';
+import { startService } from './index.js';
+
+/** build/host-sim/service/cli.js -> host-sim/service/fixtures/demo.json */
+const demoFixture = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'host-sim',
+  'service',
+  'fixtures',
+  'demo.json',
+);
+
+const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose]
+  --fixture  seed file (decisions.md section 7); default the demo fixture
+  --port     TCP port; default 8080 (0 picks a free one)
+  --host     listen address; default 0.0.0.0 (all interfaces, for a board on the LAN)
+  --db       SQLite file; default dds-local.db (":memory:" keeps nothing)
+  --verbose  log requests on the hub`;
+
+function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && a.family === 'IPv4' && !a.internal)
+    .map((a) => (a as { address: string }).address);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      fixture: { type: 'string', default: demoFixture },
+      port: { type: 'string', default: '8080' },
+      host: { type: 'string', default: '0.0.0.0' },
+      db: { type: 'string', default: 'dds-local.db' },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port: expected 0..65535, got ${values.port}`);
+  const fixture = loadFixture(values.fixture);
+  const service = await startService({
+    fixture,
+    port,
+    host: values.host,
+    dbPath: values.db,
+    ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
+  });
+  console.log(`Device Data Service (local) on ${service.url}  (hub ${service.wsUrl}/hubs/properties)`);
+  if (values.host === '0.0.0.0')
+    for (const a of lanAddresses()) console.log(`  on the LAN: http://${a}:${service.port}`);
+  console.log(`  fixture ${values.fixture}, database ${values.db}`);
+  console.log('  tokens:');
+  for (const t of fixture.tokens) {
+    const who =
+      t.role === 'admin' ? 'admin' : `device ${fixture.devices.find((d) => d.uid === t.device)?.key ?? t.device}`;
+    console.log(`    ${t.token.padEnd(28)} ${who}`);
+  }
+  const stop = (): void => {
+    void service.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((e: unknown) => {
+  console.error(isAgentError(e) ? `service: ${e.message}` : `service: ${(e as Error).message}\n${usage}`);
+  process.exit(1);
+});

@@ -1,0 +1,96 @@
+/**
+ * Readers for query strings and JSON bodies that throw 400 problems naming the
+ * parameter. Array parameters repeat the key or carry one comma-separated value
+ * (decisions 6). Exclusive pairs (`device`/`entity`) are checked here.
+ */
+import { isObject, type WireObject } from '../../../src/config/fields.js';
+import { badRequest } from './problem.js';
+
+/** A uniform view of request parameters, from a query string or a JSON body. */
+export interface Params {
+  /** One optional string; repeated keys are a 400. */
+  string(name: string): string | undefined;
+  /** An optional list (repeated keys or comma-separated). */
+  list(name: string): string[] | undefined;
+  /** The raw value (bodies only: numbers, objects, arrays). */
+  raw(name: string): unknown;
+  has(name: string): boolean;
+}
+
+export function queryParams(search: URLSearchParams): Params {
+  return {
+    string(name) {
+      const all = search.getAll(name);
+      if (all.length > 1) throw badRequest(`${name}: expected one value, got ${all.length}`);
+      return all[0];
+    },
+    list(name) {
+      const all = search.getAll(name);
+      if (all.length === 0) return undefined;
+      return all
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== '');
+    },
+    raw: (name) => search.get(name) ?? undefined,
+    has: (name) => search.has(name),
+  };
+}
+
+export function bodyParams(body: unknown): Params & { object: WireObject } {
+  if (!isObject(body)) throw badRequest('body: expected a JSON object');
+  const object = body;
+  const str = (name: string): string | undefined => {
+    const v = object[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string') throw badRequest(`${name}: expected a string, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  return {
+    object,
+    string: str,
+    list(name) {
+      const v = object[name];
+      if (v === undefined || v === null) return undefined;
+      if (typeof v === 'string')
+        return v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+      if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) {
+        throw badRequest(`${name}: expected an array of strings`);
+      }
+      return v as string[];
+    },
+    raw: (name) => object[name],
+    has: (name) => object[name] !== undefined,
+  };
+}
+
+/** At most one of two exclusive parameters (spec 4 general rules); returns which one was given. */
+export function exclusive(p: Params, a: string, b: string): { name: string; value: string } | undefined {
+  const va = p.string(a);
+  const vb = p.string(b);
+  if (va !== undefined && vb !== undefined) throw badRequest(`${a} and ${b} are mutually exclusive; give one`);
+  if (va !== undefined) return { name: a, value: va };
+  if (vb !== undefined) return { name: b, value: vb };
+  return undefined;
+}
+
+/** Like `exclusive` for list parameters (`devices`/`entities`). */
+export function exclusiveLists(p: Params, a: string, b: string): { name: string; values: string[] } | undefined {
+  const va = p.list(a);
+  const vb = p.list(b);
+  if (va !== undefined && vb !== undefined) throw badRequest(`${a} and ${b} are mutually exclusive; give one`);
+  if (va !== undefined) return { name: a, values: va };
+  if (vb !== undefined) return { name: b, values: vb };
+  return undefined;
+}
+
+/** A non-negative integer query parameter (`i`, `l`). */
+export function optIndex(p: Params, name: string): number | undefined {
+  const v = p.string(name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw badRequest(`${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
+  return Number(v);
+}

@@ -1,0 +1,119 @@
+/**
+ * The HTTP front: a route table keyed by path and method, bearer
+ * authentication, JSON bodies bounded at 1 MiB, the server's `Date` header from
+ * the injected clock, and every failure as problem+json (decisions 6).
+ * Handlers return the JSON value to answer with.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AgentError } from '../../../src/errors.js';
+import type { Principal, TokenTable } from '../auth.js';
+import { badRequest, notFound, sendProblem } from './problem.js';
+import { bodyParams, queryParams, type Params } from './query.js';
+
+/** Largest accepted request body (decisions 6: 413 above 1 MiB). */
+export const maxBodyBytes = 1024 * 1024;
+
+export interface RequestContext {
+  req: IncomingMessage;
+  principal: Principal;
+  /** Query parameters for GET, body fields for POST. */
+  params: Params;
+  /** Unix ms at the moment the request arrived (the injected clock). */
+  nowMs: number;
+  /** `http://host:port` as the client addressed the service (for `link`). */
+  baseUrl: string;
+}
+
+export type Handler = (ctx: RequestContext) => unknown;
+type Method = 'GET' | 'POST';
+
+/** Reads the body up to `maxBodyBytes`; rejects with 413 beyond (the rest is drained, not stored). */
+function readBody(req: IncomingMessage): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > maxBodyBytes) return Promise.reject(new AgentError('too-large', `body over ${maxBodyBytes} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > maxBodyBytes) reject(new AgentError('too-large', `body over ${maxBodyBytes} bytes`));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') throw badRequest('body: expected a JSON object, got an empty body');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`body: malformed JSON (${(e as Error).message})`);
+  }
+}
+
+export class Router {
+  private readonly routes = new Map<string, Partial<Record<Method, Handler>>>();
+  private readonly queryOnPost = new Set<string>();
+
+  constructor(
+    private readonly tokens: TokenTable,
+    private readonly now: () => number,
+    private readonly fallbackBaseUrl: string,
+  ) {}
+
+  /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
+  add(method: Method, path: string, handler: Handler, options: { queryOnPost?: boolean } = {}): this {
+    if (options.queryOnPost === true) this.queryOnPost.add(path);
+    const entry = this.routes.get(path) ?? {};
+    entry[method] = handler;
+    this.routes.set(path, entry);
+    return this;
+  }
+
+  /** Handles one request; never throws (every failure becomes a problem response). */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const nowMs = this.now();
+    res.setHeader('Date', new Date(nowMs).toUTCString());
+    try {
+      const host = req.headers.host;
+      const baseUrl = host ? `http://${host}` : this.fallbackBaseUrl;
+      const url = new URL(req.url ?? '/', baseUrl);
+      const entry = this.routes.get(url.pathname);
+      if (!entry) throw notFound(`no route ${url.pathname}`);
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      const handler = method === 'GET' || method === 'POST' ? entry[method] : undefined;
+      if (!handler) {
+        const allow = Object.keys(entry).join(', ');
+        req.resume();
+        sendProblem(res, new AgentError('http.status', `${req.method} not allowed; use ${allow}`, { status: 405 }), {
+          Allow: allow,
+        });
+        return;
+      }
+      const principal = this.tokens.authenticate(req);
+      let params: Params;
+      if (method === 'POST' && !this.queryOnPost.has(url.pathname)) params = bodyParams(parseJson(await readBody(req)));
+      else {
+        if (method === 'POST') await readBody(req);
+        params = queryParams(url.searchParams);
+      }
+      const result = await handler({ req, principal, params, nowMs, baseUrl });
+      const body = JSON.stringify(result ?? {});
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (e) {
+      if (!req.complete) {
+        res.setHeader('Connection', 'close');
+        req.resume();
+      }
+      sendProblem(res, e);
+    }
+  }
+}

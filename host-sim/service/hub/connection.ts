@@ -1,0 +1,187 @@
+/**
+ * One hub connection over a WebSocket (spec 4.8): the handshake, keep-alive
+ * pings every `pingIntervalMs`, the client timeout after
+ * `clientTimeoutMs` without receiving, invocations, Close, and the fault
+ * switches applied to every outgoing record (issue 4, "The local hub").
+ * One state union, changed only in `setState`.
+ */
+import type { WebSocket } from 'ws';
+import { isAgentError } from '../../../src/errors.js';
+import { encodeRecord, RecordDecoder } from '../../../src/signalr/record-codec.js';
+import { HubMessageType as T } from '../../../src/wire.js';
+import type { Principal } from '../auth.js';
+import type { HubFaults } from './faults.js';
+import { checkHandshake, close, completion, HubErrors, invocation, parseMessage, ping } from './protocol.js';
+
+export type ConnectionState = 'handshake' | 'open' | 'closed';
+
+export interface ConnectionOptions {
+  pingIntervalMs: number;
+  clientTimeoutMs: number;
+  maxMessageBytes: number;
+  faults: HubFaults;
+  log: (line: string) => void;
+  /** Runs a client invocation; returns the result or throws (Completion error text). */
+  invoke(connection: HubConnection, target: string, args: unknown[]): unknown;
+  onClosed(connection: HubConnection): void;
+}
+
+export class HubConnection {
+  private state: ConnectionState = 'handshake';
+  private readonly decoder: RecordDecoder;
+  private readonly pingTimer: NodeJS.Timeout;
+  private readonly timeoutTimer: NodeJS.Timeout;
+  private batch: string[] = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    readonly principal: Principal,
+    readonly id: string,
+    private readonly o: ConnectionOptions,
+  ) {
+    this.decoder = new RecordDecoder(o.maxMessageBytes);
+    this.pingTimer = setInterval(() => this.keepAlive(), o.pingIntervalMs);
+    this.timeoutTimer = setTimeout(() => this.timedOut(), o.clientTimeoutMs);
+    ws.on('message', (data, isBinary) =>
+      this.receive(isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data)),
+    );
+    ws.on('close', () => this.setState('closed'));
+    ws.on('error', (e) => o.log(`hub ${id}: socket error ${e.message}`));
+  }
+
+  get current(): ConnectionState {
+    return this.state;
+  }
+
+  private setState(next: ConnectionState): void {
+    if (this.state === 'closed') return;
+    this.state = next;
+    if (next === 'closed') {
+      clearInterval(this.pingTimer);
+      clearTimeout(this.timeoutTimer);
+      this.o.onClosed(this);
+    }
+  }
+
+  /** Sends a server-to-client Invocation (Notify), if the connection is open. */
+  invokeClient(target: string, args: unknown[]): void {
+    if (this.state === 'open') this.send(encodeRecord(invocation(target, args)));
+  }
+
+  /** Sends Close (type 7), then closes the socket. */
+  close(allowReconnect: boolean, error?: string): void {
+    if (this.state === 'closed') return;
+    this.send(encodeRecord(close(allowReconnect, error)));
+    this.flush();
+    this.setState('closed');
+    this.ws.close(1000);
+  }
+
+  /** Terminates the socket abruptly: no Close message, no close frame. */
+  drop(): void {
+    this.setState('closed');
+    this.ws.terminate();
+  }
+
+  private keepAlive(): void {
+    if (this.state === 'open') this.send(encodeRecord(ping));
+  }
+
+  private timedOut(): void {
+    this.o.log(`hub ${this.id}: nothing received for ${this.o.clientTimeoutMs} ms; closing`);
+    this.close(true);
+  }
+
+  private receive(text: string): void {
+    if (this.state === 'closed') return;
+    this.timeoutTimer.refresh();
+    try {
+      this.decoder.push(text, (record) => this.onRecord(record));
+    } catch (e) {
+      if (isAgentError(e, 'too-large')) this.close(false, HubErrors.tooLarge(this.o.maxMessageBytes));
+      else {
+        this.o.log(`hub ${this.id}: bad message: ${(e as Error).message}`);
+        this.close(false, HubErrors.closedWithError);
+      }
+    }
+  }
+
+  private onRecord(record: string): void {
+    if (this.state === 'closed') return;
+    if (this.state === 'handshake') {
+      const error = checkHandshake(record);
+      if (error !== null) {
+        this.send(encodeRecord({ error }));
+        this.flush();
+        this.setState('closed');
+        this.ws.close(1000);
+        return;
+      }
+      this.setState('open');
+      this.send(encodeRecord({}));
+      // With batching on, the handshake answer travels together with the next record.
+      if (this.o.faults.batchRecords) this.send(encodeRecord(ping));
+      return;
+    }
+    const msg = parseMessage(record);
+    if (msg.type === T.close) {
+      this.setState('closed');
+      this.ws.close(1000);
+    } else if (msg.type === T.invocation) {
+      let outcome: { result: unknown } | { error: string };
+      try {
+        outcome = { result: this.o.invoke(this, msg.target, msg.arguments) ?? null };
+      } catch (e) {
+        outcome = { error: (e as Error).message };
+      }
+      if (msg.invocationId !== undefined) this.send(encodeRecord(completion(msg.invocationId, outcome)));
+    }
+  }
+
+  // ---- Outgoing, through the fault switches (read at the moment of each send).
+
+  private send(record: string): void {
+    if (this.o.faults.silent || this.ws.readyState !== this.ws.OPEN) return;
+    if (this.o.faults.batchRecords) {
+      if (this.batch.length === 0) setImmediate(() => this.flush());
+      this.batch.push(record);
+      return;
+    }
+    this.message(record);
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const text = this.batch.join('');
+    this.batch = [];
+    if (this.ws.readyState === this.ws.OPEN) this.message(text);
+  }
+
+  private message(text: string): void {
+    if (this.o.faults.splitRecords && text.length > 1) {
+      const at = splitPoint(text, text.length >> 1);
+      this.frames(text.slice(0, at));
+      this.frames(text.slice(at));
+    } else this.frames(text);
+  }
+
+  private frames(text: string): void {
+    if (!this.o.faults.fragmentFrames || text.length < 2) {
+      this.ws.send(text);
+      return;
+    }
+    const pieces = Math.min(3, text.length);
+    let start = 0;
+    for (let i = 1; i <= pieces; i++) {
+      const end = i === pieces ? text.length : splitPoint(text, Math.round((text.length * i) / pieces));
+      this.ws.send(text.slice(start, end), { fin: i === pieces });
+      start = end;
+    }
+  }
+}
+
+/** An index near `at` that does not cut a UTF-16 surrogate pair. */
+function splitPoint(text: string, at: number): number {
+  const c = text.charCodeAt(at - 1);
+  return c >= 0xd800 && c <= 0xdbff ? at + 1 : at;
+}

@@ -1,0 +1,162 @@
+/**
+ * The hub `properties` (spec 4.8, decisions 5 and 7): negotiate (versions 1
+ * and 0), the WebSocket upgrade with the Authorization header and a
+ * single-use connection token, the registry of connections, `SetProperties`,
+ * the `Notify` fan-out (a device token sees only its own device; an admin sees
+ * every device) and the test controls (faults, drop, close).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { isObject } from '../../../src/config/fields.js';
+import { AgentError, isAgentError } from '../../../src/errors.js';
+import { Hub as HubWire, Paths } from '../../../src/wire.js';
+import { applyProperties, parsePropertyValues } from '../api/properties.js';
+import type { Device } from '../catalog.js';
+import type { Notifier, ServiceContext } from '../context.js';
+import { badRequest, forbidden, statusOf, unauthorized } from '../http/problem.js';
+import type { Router } from '../http/router.js';
+import { ConnectionTokens } from './connection-tokens.js';
+import { HubConnection } from './connection.js';
+import { noFaults, type HubFaults } from './faults.js';
+import { HubErrors } from './protocol.js';
+
+export interface HubOptions {
+  pingIntervalMs: number;
+  clientTimeoutMs: number;
+  maxMessageBytes: number;
+  connectionTokenTtlMs: number;
+}
+
+/** Test controls of the hub (see `HubControl` in index.ts). */
+export class PropertiesHub implements Notifier {
+  readonly faults: HubFaults = noFaults();
+  private readonly connections = new Set<HubConnection>();
+  private readonly tokens: ConnectionTokens;
+  private readonly wss: WebSocketServer;
+  private nextId = 0;
+
+  constructor(
+    private readonly s: ServiceContext,
+    private readonly o: HubOptions,
+  ) {
+    this.tokens = new ConnectionTokens(s.now, o.connectionTokenTtlMs);
+    // The record limit is enforced by the decoder (with a Close message); this only bounds memory.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes * 4 + 1024 });
+  }
+
+  connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Every device's Notify goes to admin connections and to that device's own connections. */
+  notify(device: Device, argument: Record<string, unknown>, except?: unknown): void {
+    for (const c of this.connections) {
+      if (c === except) continue;
+      if (c.principal.role === 'admin' || c.principal.device === device.uid) c.invokeClient(HubWire.notify, [argument]);
+    }
+  }
+
+  dropAll(): void {
+    for (const c of [...this.connections]) c.drop();
+  }
+
+  closeAll(options: { allowReconnect: boolean; error?: string }): void {
+    for (const c of [...this.connections]) c.close(options.allowReconnect, options.error);
+  }
+
+  /** POST /hubs/properties/negotiate (spec 4.8 step 1). */
+  addNegotiateRoute(router: Router): void {
+    router.add(
+      'POST',
+      Paths.hubNegotiate,
+      (c) => {
+        if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
+        const v = c.params.string('negotiateVersion') ?? '0';
+        if (!/^\d+$/.test(v)) throw badRequest('negotiateVersion: expected a non-negative integer');
+        const token = this.tokens.issue(c.principal.token);
+        const connectionId = `c${++this.nextId}`;
+        const availableTransports = [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }];
+        // Version 0: the client uses connectionId as the connection's id.
+        if (Number(v) === 0) return { negotiateVersion: 0, connectionId: token, availableTransports };
+        return { negotiateVersion: 1, connectionId, connectionToken: token, availableTransports };
+      },
+      { queryOnPost: true },
+    );
+  }
+
+  /** The `upgrade` event of the HTTP server (spec 4.8 step 2). */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname !== Paths.hub) throw reject(404, `no hub at ${url.pathname}`);
+      if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
+      const principal = this.s.tokens.authenticate(req, url.searchParams.get('access_token'));
+      const id = url.searchParams.get('id');
+      const outcome = id === null ? 'unknown' : this.tokens.redeem(id, principal.token);
+      if (outcome === 'other-token') throw reject(403, 'Forbidden');
+      if (outcome !== 'ok') throw reject(404, 'No Connection with that ID');
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        const connection = new HubConnection(ws, principal, id as string, {
+          ...this.o,
+          faults: this.faults,
+          log: this.s.log,
+          invoke: (conn, target, args) => this.invoke(conn, target, args),
+          onClosed: (conn) => this.connections.delete(conn),
+        });
+        this.connections.add(connection);
+        this.s.log(`hub: connection ${id} open (${principal.role})`);
+      });
+    } catch (e) {
+      const status = statusOf(e);
+      const body = e instanceof Error ? e.message : 'error';
+      this.s.log(`hub: upgrade refused with ${status}: ${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\nConnection: close\r\nContent-Type: text/plain\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+      );
+    }
+  }
+
+  /** Client-to-server invocations; targets match case-insensitively like ASP.NET Core. */
+  private invoke(connection: HubConnection, target: string, args: unknown[]): unknown {
+    if (target.toLowerCase() !== HubWire.setProperties.toLowerCase()) throw new Error(HubErrors.unknownMethod(target));
+    const arg = args[0];
+    if (args.length !== 1 || !isObject(arg) || !isObject(arg['values'])) {
+      throw new Error(HubErrors.bindingFailure(HubWire.setProperties));
+    }
+    const p = connection.principal;
+    const device = p.role === 'device' ? this.s.catalog.deviceByRef(p.device) : undefined;
+    if (!device)
+      throw new Error(HubErrors.hubException(HubWire.setProperties, 'the access token belongs to no device'));
+    try {
+      return applyProperties(this.s, device, parsePropertyValues(arg['values']), connection);
+    } catch (e) {
+      if (!isAgentError(e)) throw e;
+      throw new Error(HubErrors.hubException(HubWire.setProperties, e.message));
+    }
+  }
+
+  close(): void {
+    this.dropAll();
+    this.wss.close();
+  }
+}
+
+const reasons: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+};
+
+function reject(status: number, text: string): AgentError {
+  return new AgentError('http.status', text, { status });
+}
+
+/** The `refuseWith` fault switch as an error. */
+function refusal(status: 401 | 403): AgentError {
+  return status === 401
+    ? unauthorized('refused by the refuseWith fault switch')
+    : forbidden('refused by the refuseWith fault switch');
+}

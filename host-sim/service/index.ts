@@ -1,0 +1,147 @@
+/**
+ * The programmatic API of the local Device Data Service (issue 3): seeds the
+ * catalog from a fixture, opens the SQLite storage, serves every HTTP endpoint
+ * of spec section 4 and the hub `properties` on one port. This is the
+ * composition root; the CLI (`cli.ts`) and the tests call `startService`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { addDeviceRoutes } from './api/devices.js';
+import { addMeasurementRoutes } from './api/measurements.js';
+import { addProductRoutes } from './api/products.js';
+import { addPropertyRoutes } from './api/properties.js';
+import { addRelationRoutes } from './api/relations.js';
+import { addStateRoutes } from './api/states.js';
+import { TokenTable } from './auth.js';
+import { Catalog, type CatalogSnapshot } from './catalog.js';
+import type { ServiceContext } from './context.js';
+import { loadFixture, validateFixture, type Fixture } from './fixture.js';
+import { Router } from './http/router.js';
+import type { HubFaults } from './hub/faults.js';
+import { PropertiesHub } from './hub/hub.js';
+import { openSqliteStorage } from './store/sqlite-storage.js';
+
+export type {
+  Fixture,
+  FixtureDevice,
+  FixtureProduct,
+  FixtureToken,
+  FixtureLocation,
+  FixtureRelation,
+} from './fixture.js';
+export { validateFixture, loadFixture } from './fixture.js';
+export type { HubFaults } from './hub/faults.js';
+
+export interface ServiceOptions {
+  /** Path to a fixture JSON file, or the parsed object (decisions 7). */
+  fixture: string | Fixture;
+  /** Default 0 (an ephemeral port, for tests). */
+  port?: number;
+  /** Default '127.0.0.1'. Use '0.0.0.0' for a board on the LAN. */
+  host?: string;
+  /** SQLite file; default ':memory:'. The file remains after `close()`. */
+  dbPath?: string;
+  /** Unix ms; default Date.now. All server time (defaults, Durations, Date header, token expiry) goes through it. */
+  now?: () => number;
+  hub?: { pingIntervalMs?: number; clientTimeoutMs?: number; maxMessageBytes?: number; connectionTokenTtlMs?: number };
+  /** Default: silent. */
+  log?: (line: string) => void;
+}
+
+export interface HubControl {
+  /** Mutable switches, read at the moment of each action. */
+  faults: HubFaults;
+  connectionCount(): number;
+  /** Terminates every hub socket abruptly (no Close message). */
+  dropAll(): void;
+  /** Sends Close (type 7), then closes. */
+  closeAll(options: { allowReconnect: boolean; error?: string }): void;
+}
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:PORT (the {base_url}). */
+  url: string;
+  /** e.g. ws://127.0.0.1:PORT. */
+  wsUrl: string;
+  port: number;
+  hub: HubControl;
+  /** Closes sockets and the database; the database file remains. */
+  close(): Promise<void>;
+}
+
+/** Starts the service; resolves once it listens. A bad fixture rejects with AgentError `config.invalid`. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const storage = openSqliteStorage(options.dbPath ?? ':memory:');
+  const catalog = new Catalog(fixture);
+  const saved = storage.loadCatalog();
+  if (saved !== undefined) catalog.restore(JSON.parse(saved) as CatalogSnapshot);
+  const context: ServiceContext = {
+    catalog,
+    storage,
+    tokens: new TokenTable(fixture.tokens),
+    notifier: { notify: () => undefined },
+    now: options.now ?? Date.now,
+    log,
+    saveCatalog: () => storage.saveCatalog(JSON.stringify(catalog.snapshot())),
+  };
+  const hub = new PropertiesHub(context, {
+    pingIntervalMs: options.hub?.pingIntervalMs ?? 15_000,
+    clientTimeoutMs: options.hub?.clientTimeoutMs ?? 30_000,
+    maxMessageBytes: options.hub?.maxMessageBytes ?? 32 * 1024,
+    connectionTokenTtlMs: options.hub?.connectionTokenTtlMs ?? 30_000,
+  });
+  context.notifier = hub;
+
+  const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const server = createServer();
+  const router = new Router(context.tokens, context.now, `http://${displayHost}`);
+  addDeviceRoutes(router, context);
+  addProductRoutes(router, context);
+  addRelationRoutes(router, context);
+  addPropertyRoutes(router, context);
+  addStateRoutes(router, context);
+  addMeasurementRoutes(router, context);
+  hub.addNegotiateRoute(router);
+  server.on('request', (req, res) => void router.handle(req, res));
+  server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
+  server.on('clientError', (_e, socket) => socket.destroy());
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (e) {
+    storage.close();
+    throw e;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
+  log(`service listening on ${url}`);
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    wsUrl: url.replace(/^http/, 'ws'),
+    port,
+    hub: {
+      faults: hub.faults,
+      connectionCount: () => hub.connectionCount(),
+      dropAll: () => hub.dropAll(),
+      closeAll: (o) => hub.closeAll(o),
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        hub.close();
+        server.close(() => {
+          storage.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * SQLite storage (better-sqlite3, WAL). Each series has a history table keyed by
+ * (device, name, ts) and a latest-value table maintained in the same
+ * transaction, which serves `read/last` (issue 3). Values keep their JSON type
+ * through a one-letter tag: n number, s string, b boolean, j object, e error.
+ */
+import Database from 'better-sqlite3';
+import type { Point, Series, Storage, StoredValue } from './storage.js';
+
+type Row = [name: string, ts: number, tag: string, v: number | string];
+
+function encode(p: Point): [string, number | string] {
+  if (p.error !== undefined) return ['e', p.error];
+  const v = p.value;
+  if (typeof v === 'number') return ['n', v];
+  if (typeof v === 'string') return ['s', v];
+  if (typeof v === 'boolean') return ['b', v ? 1 : 0];
+  return ['j', JSON.stringify(v)];
+}
+
+function decode(device: string, row: Row): Point {
+  const [name, tsMs, tag, v] = row;
+  if (tag === 'e') return { device, name, tsMs, value: undefined, error: Number(v) };
+  let value: StoredValue;
+  if (tag === 'b') value = v === 1;
+  else if (tag === 'j') value = JSON.parse(String(v)) as StoredValue;
+  else value = v;
+  return { device, name, tsMs, value, error: undefined };
+}
+
+class SqliteSeries implements Series {
+  private readonly insert: Database.Statement;
+  private readonly upsertLast: Database.Statement;
+  private readonly selectRange: Database.Statement;
+  private readonly selectLatestAll: Database.Statement;
+  private readonly selectLatestNamed: Database.Statement;
+  private readonly selectNewest: Database.Statement;
+  private readonly selectNames: Database.Statement;
+  private readonly writeAll: (points: readonly Point[]) => void;
+
+  constructor(db: Database.Database, table: string) {
+    const last = `${table}_last`;
+    db.exec(`CREATE TABLE IF NOT EXISTS ${table} (device TEXT NOT NULL, name TEXT NOT NULL, ts INTEGER NOT NULL,
+               tag TEXT NOT NULL, v, PRIMARY KEY (device, name, ts)) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS ${last} (device TEXT NOT NULL, name TEXT NOT NULL, ts INTEGER NOT NULL,
+               tag TEXT NOT NULL, v, PRIMARY KEY (device, name)) WITHOUT ROWID;`);
+    this.insert = db.prepare(`INSERT OR REPLACE INTO ${table} (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)`);
+    this.upsertLast = db.prepare(
+      `INSERT INTO ${last} (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (device, name) DO UPDATE SET ts = excluded.ts, tag = excluded.tag, v = excluded.v
+       WHERE excluded.ts >= ${last}.ts`,
+    );
+    const cols = 'name, ts, tag, v';
+    this.selectRange = db
+      .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? AND ts >= ? AND ts < ? ORDER BY ts`)
+      .raw();
+    this.selectLatestAll = db.prepare(`SELECT ${cols} FROM ${last} WHERE device = ? AND ts >= ? ORDER BY name`).raw();
+    this.selectLatestNamed = db
+      .prepare(
+        `SELECT ${cols} FROM ${last} WHERE device = ? AND ts >= ? AND name IN (SELECT value FROM json_each(?)) ORDER BY name`,
+      )
+      .raw();
+    this.selectNewest = db
+      .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? ORDER BY ts DESC LIMIT ?`)
+      .raw();
+    this.selectNames = db.prepare(`SELECT name FROM ${last} WHERE device = ? ORDER BY name`).pluck();
+    this.writeAll = db.transaction((points: readonly Point[]) => {
+      for (const p of points) {
+        const [tag, v] = encode(p);
+        this.insert.run(p.device, p.name, p.tsMs, tag, v);
+        this.upsertLast.run(p.device, p.name, p.tsMs, tag, v);
+      }
+    });
+  }
+
+  write(points: readonly Point[]): void {
+    if (points.length > 0) this.writeAll(points);
+  }
+
+  range(device: string, name: string, startMs: number, stopMs: number): Point[] {
+    return (this.selectRange.all(device, name, startMs, stopMs) as Row[]).map((r) => decode(device, r));
+  }
+
+  latest(device: string, names: readonly string[] | null, startMs: number): Point[] {
+    const rows = (
+      names === null
+        ? this.selectLatestAll.all(device, startMs)
+        : this.selectLatestNamed.all(device, startMs, JSON.stringify(names))
+    ) as Row[];
+    return rows.map((r) => decode(device, r));
+  }
+
+  newest(device: string, name: string, count: number): Point[] {
+    return (this.selectNewest.all(device, name, count) as Row[]).map((r) => decode(device, r));
+  }
+
+  names(device: string): string[] {
+    return this.selectNames.all(device) as string[];
+  }
+}
+
+/** Opens (or creates) the database at `path` (`:memory:` for tests). */
+export function openSqliteStorage(path: string): Storage {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE IF NOT EXISTS catalog (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)');
+  const loadStmt = db.prepare('SELECT json FROM catalog WHERE id = 1').pluck();
+  const saveStmt = db.prepare('INSERT OR REPLACE INTO catalog (id, json) VALUES (1, ?)');
+  return {
+    states: new SqliteSeries(db, 'states'),
+    measurements: new SqliteSeries(db, 'measurements'),
+    loadCatalog: () => loadStmt.get() as string | undefined,
+    saveCatalog: (json) => void saveStmt.run(json),
+    close: () => db.close(),
+  };
+}

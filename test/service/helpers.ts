@@ -1,0 +1,93 @@
+/**
+ * Shared set-up for the service tests: a service on a loopback port 0 with the
+ * demo fixture and a controllable clock, and small HTTP helpers that return
+ * status, headers and parsed JSON.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  loadFixture,
+  startService,
+  type Fixture,
+  type RunningService,
+  type ServiceOptions,
+} from '../../host-sim/service/index.js';
+
+/** The source tree root (tests run from build/test/service). */
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const demoFixturePath = join(repoRoot, 'host-sim', 'service', 'fixtures', 'demo.json');
+export const demo = {
+  product: '6f1c2a34-0d8e-4b7a-9c51-2e3f4a5b6c01',
+  location: '9c4d5e6f-3041-4c7d-8e8f-000000000d01',
+  device1: 'a0d5e6f7-4152-4d8e-9f90-000000000e01',
+  device2: 'a0d5e6f7-4152-4d8e-9f90-000000000e02',
+  admin: 'admin-token-demo',
+  token1: 'device-token-demo-001',
+  token2: 'device-token-demo-002',
+} as const;
+
+/** A fresh copy of the demo fixture (tests may extend it). */
+export function demoFixture(): Fixture {
+  return structuredClone(loadFixture(demoFixturePath));
+}
+
+/** A settable clock; starts at 2026-01-01T00:00:00Z. */
+export class TestClock {
+  nowMs = Date.UTC(2026, 0, 1);
+  readonly now = (): number => this.nowMs;
+}
+
+export interface TestService {
+  service: RunningService;
+  clock: TestClock;
+  get(path: string, token?: string | null): Promise<Reply>;
+  post(path: string, body: unknown, token?: string | null): Promise<Reply>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  json: unknown;
+  text: string;
+}
+
+async function reply(r: Response): Promise<Reply> {
+  const text = await r.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, headers: r.headers, json, text };
+}
+
+function headers(token: string | null | undefined): Record<string, string> {
+  const h: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token !== null) h['Authorization'] = `Bearer ${token ?? demo.admin}`;
+  return h;
+}
+
+/** Starts a service on 127.0.0.1:0 with the demo fixture (or `options`). */
+export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
+  const clock = new TestClock();
+  const service = await startService({ fixture: demoFixture(), now: clock.now, ...options });
+  return {
+    service,
+    clock,
+    get: async (path, token) => reply(await fetch(service.url + path, { headers: headers(token) })),
+    post: async (path, body, token) =>
+      reply(
+        await fetch(service.url + path, {
+          method: 'POST',
+          headers: headers(token),
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      ),
+  };
+}
+
+/** Unix seconds of the test clock plus `offsetMs`. */
+export function seconds(clock: TestClock, offsetMs = 0): number {
+  return (clock.nowMs + offsetMs) / 1000;
+}
