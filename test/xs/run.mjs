@@ -9,15 +9,12 @@
 // The XS side talks to this process only through xsnap's synchronous
 // issueCommand: test events one by one, and fixture reads (readFixture) that
 // this process answers from test/fixtures/.
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import * as fsp from 'node:fs/promises';
-import * as fs from 'node:fs';
-import { type as osType } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rollup } from 'rollup';
 import { typescriptTranspile } from './ts-plugin.mjs';
+import { startXs } from './xsnap.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const fixtures = join(root, 'test', 'fixtures');
@@ -33,10 +30,9 @@ function findTests(dir, suffix) {
   return found.sort();
 }
 
-/** One IIFE script: the harness first, then each test file in order. */
-export async function bundleTests(files) {
+/** One IIFE script of `files` (TypeScript), evaluated in order. */
+export async function bundleScript(files) {
   const entry = '\0xs-tests-entry';
-  const harness = join(root, 'test', 'xs', 'harness.ts');
   const bundle = await rollup({
     input: entry,
     onwarn(warning, warn) {
@@ -46,7 +42,7 @@ export async function bundleTests(files) {
       {
         name: 'xs-tests-entry',
         resolveId: (id) => (id === entry ? entry : null),
-        load: (id) => (id === entry ? [harness, ...files].map((f) => `import ${JSON.stringify(f)};`).join('\n') : null),
+        load: (id) => (id === entry ? files.map((f) => `import ${JSON.stringify(f)};`).join('\n') : null),
       },
       typescriptTranspile(),
     ],
@@ -83,14 +79,8 @@ async function main() {
     process.exit(1);
   }
   const started = Date.now();
-  const code = await bundleTests(files);
+  const code = await bundleScript([join(root, 'test', 'xs', 'harness.ts'), ...files]);
   const bundledMs = Date.now() - started;
-
-  // xsnap's Node API wants SES (harden, assert) installed first; lockdown
-  // happens only now, after rollup has run.
-  await import('@endo/init');
-  const { xsnap } = await import('@agoric/xsnap');
-  const tmp = (await import('tmp')).default;
 
   const results = { passed: 0, failed: 0, pending: 0 };
   const failures = [];
@@ -136,16 +126,7 @@ async function main() {
     return answer(undefined);
   };
 
-  const worker = await xsnap({
-    name: 'xs-core-tests',
-    os: osType(),
-    spawn,
-    fs: { ...fs, ...fsp, tmpName: tmp.tmpName },
-    handleCommand,
-    meteringLimit: 0,
-    stdout: 'inherit',
-    stderr: 'inherit',
-  });
+  const worker = await startXs({ name: 'xs-core-tests', handleCommand });
   console.log(
     `XS (xsnap): ${files.length} test files, bundle ${(code.length / 1024).toFixed(0)} KiB in ${bundledMs} ms\n`,
   );
