@@ -1,31 +1,39 @@
 /**
- * Starts the agent on the Moddable ports.
- *
- * Until the agent core (issue 2) lands, this reads the device's channel
- * configuration once over HTTP and logs what it found: it proves the transport,
- * the token and the validator on the board.
+ * Starts the agent core on the Moddable ports: pin channels through the board's
+ * ECMA-419 pins, custom values through the application API. GNSS, Modbus/CAN
+ * and the hub client join here as their providers land (see README, moddable).
  */
-import { parseChannelList } from '../../src/config/parse.js';
+import { Agent } from '../../src/agent/agent.js';
+import { CustomChannels } from '../../src/custom/provider.js';
 import { toAgentError } from '../../src/errors.js';
-import { Paths } from '../../src/wire.js';
+import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { BoardConfig } from './config.js';
 import type { ModdablePorts } from './ports.js';
 
-export function startAgent(board: BoardConfig, ports: ModdablePorts): void {
-  const url = `${board.serviceUrl}${Paths.channelsList}?device=${encodeURIComponent(board.deviceKey)}`;
-  ports.http
-    .request({ method: 'GET', url, headers: { authorization: `Bearer ${board.token}`, accept: 'application/json' } })
-    .then((response) => {
-      if (response.status !== 200) {
-        ports.logger.log('error', 'channels/list refused', { status: response.status });
-        return;
-      }
-      const config = parseChannelList(JSON.parse(response.body));
-      ports.logger.log('info', 'configuration read', {
-        channels: config.channels.length,
-        rejected: config.rejected.length,
-        buses: config.buses.length,
-      });
-    })
-    .catch((e: unknown) => ports.logger.log('error', 'channels/list failed', { error: toAgentError(e).message }));
+export interface RunningAgent {
+  agent: Agent;
+  /** Publish custom channel values from application code. */
+  custom: CustomChannels;
+}
+
+export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAgent {
+  const custom = new CustomChannels(ports.logger);
+  const agent = new Agent({
+    clock: ports.clock,
+    http: ports.http,
+    store: ports.store,
+    logger: ports.logger,
+    service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
+    providers: [new PinChannelProvider(ports.pins), custom],
+    onReport: (key, sample) =>
+      ports.logger.log(
+        'debug',
+        'reported',
+        sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno },
+      ),
+  });
+  agent
+    .start()
+    .catch((e: unknown) => ports.logger.log('error', 'agent failed to start', { reason: toAgentError(e).message }));
+  return { agent, custom };
 }
