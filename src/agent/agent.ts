@@ -84,8 +84,8 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.client = new ServiceClient(options.http, options.service);
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
     this.outbox = new Outbox(options.store, { ...defaultOutboxOptions, ...options.outbox }, this.logger);
-    this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count) => {
-      this.outbox.append(lane, json, count);
+    this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count, bytes) => {
+      this.outbox.append(lane, json, count, bytes);
       this.sender.kick();
     });
     this.reporter = new Reporter(this.wallTime, this.batcher, this.stats, { maxHeld: options.maxHeld ?? 2000 });
