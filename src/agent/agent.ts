@@ -25,8 +25,7 @@ import type { ChannelSlot, SampleSink } from './channel-slot.js';
 import { ConfigSource } from './config-source.js';
 import { createCounters, type AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
-import { DesiredApplier } from './desired-apply.js';
-import { parseDesiredRecords } from './desired-read.js';
+import { DesiredApplier, parseDesiredRecords } from './desired-apply.js';
 import type { ChannelDriverProvider, Sample, Value } from './driver.js';
 import { Properties, parseProperties, type PropertiesListener, type PropertyValues } from './properties.js';
 

@@ -4,8 +4,12 @@
  * read-only channels (-EROFS); check the value's type against the channel
  * (-EINVAL); inverse-scale, round, clamp or refuse (-ERANGE, decisions 2);
  * write through the driver; echo `<key>.reported` with the value read back, or
- * the error. Never rejects.
+ * the error. Never rejects. Also validates the answer of
+ * `states/read/last?channels=*.desired` (spec 4.6, 2.6) for the resync after
+ * every hub (re)connect: names arrive as `<product_uid>:<key>.desired`; records
+ * without a value or with a bad shape are skipped and counted.
  */
+import { asArray, isObject } from '../config/fields.js';
 import type { Channel } from '../config/model.js';
 import { valueToRaw } from '../codec/scale.js';
 import { Errno } from '../errno.js';
@@ -115,4 +119,31 @@ export class DesiredApplier {
     if (!raw.ok) return errorSample(raw.errno);
     return await apply.call(slot.driver, raw.raw);
   }
+}
+
+/** The channel key of a state channel name: strips `<product>:` and `.desired`. */
+export function desiredKey(channel: string): string | undefined {
+  if (!channel.endsWith(StateSide.desired)) return undefined;
+  const colon = channel.indexOf(':');
+  const key = channel.slice(colon + 1, channel.length - StateSide.desired.length);
+  return key === '' ? undefined : key;
+}
+
+export function parseDesiredRecords(body: unknown): { records: DesiredRecord[]; skipped: number } {
+  const records: DesiredRecord[] = [];
+  let skipped = 0;
+  for (const raw of asArray(body, 'states/read/last response')) {
+    const channel = isObject(raw) ? raw['channel'] : undefined;
+    const value = isObject(raw) ? raw['value'] : undefined;
+    const timestamp = isObject(raw) ? raw['timestamp'] : undefined;
+    const key = typeof channel === 'string' ? desiredKey(channel) : undefined;
+    const valueOk = typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number';
+    if (key === undefined || !valueOk || typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+      skipped++;
+      continue;
+    }
+    records.push({ key, value, timestampMs: Math.round(timestamp * 1000) });
+  }
+  records.sort((a, b) => a.timestampMs - b.timestampMs);
+  return { records, skipped };
 }

@@ -13,8 +13,7 @@
  */
 import type { Location, Sample, SampleValue } from '../agent/driver.js';
 import type { TransmitEvent } from '../config/model.js';
-import { distanceMeters } from './geo.js';
-import { copyLocation, isLocation, sameValue } from './values.js';
+import { copyLocation, distanceMeters, isLocation, sameValue } from './values.js';
 
 const enum Arm {
   Unknown = 0,
