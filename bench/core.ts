@@ -4,6 +4,7 @@
  * requests per second and bytes on the wire per reported record for 32
  * channels at 100 ms scan (aim: at most 2 requests per second). Last line: JSON.
  */
+import { measureAllocation } from './core/alloc.js';
 import { measureNaive, measureOurs } from './core/cost.js';
 import { measureWire } from './core/wire.js';
 
@@ -40,6 +41,12 @@ console.log(
     `naive ${cost.delta.naiveNsPerSample} ns (${cost.delta.ratio}x)`,
 );
 
+const alloc = await measureAllocation(3_200_000);
+console.log(
+  `pin path, steady input (nothing reported), ${alloc.scans} scans: ${alloc.oursGcs} garbage collections, ` +
+    `naive peer ${alloc.naiveGcs}`,
+);
+
 const w = await measureWire();
 const wire = {
   channels: 32,
@@ -59,4 +66,4 @@ console.log(
     `naive one-POST-per-record: ${wire.naiveRequestsPerS} requests/s, ${wire.naiveBytesUpPerRecord} B up / ` +
     `${wire.naiveBytesTotalPerRecord} B both ways per record`,
 );
-console.log(JSON.stringify({ cost, wire }));
+console.log(JSON.stringify({ cost, alloc, wire }));
