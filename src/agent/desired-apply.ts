@@ -16,7 +16,7 @@ import { Errno } from '../errno.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
-import { StateSide } from '../wire.js';
+import { LocationFields, StateSide } from '../wire.js';
 import type { ChannelSlot } from './channel-slot.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
@@ -79,13 +79,20 @@ export class DesiredApplier {
       this.logger.log('warn', 'desired value for a channel this device does not have', { key: record.key });
       return;
     }
+    const subChannel = record.key !== slot.key; // location form: gps.lat
+    const field = record.key.slice(slot.key.length + 1);
+    if (subChannel && (slot.channel.type !== 'location' || !(LocationFields as readonly string[]).includes(field))) {
+      // Keeps lastAppliedMs bounded by the configured channels whatever the hub sends.
+      this.counters.desiredIgnored++;
+      this.logger.log('warn', 'desired value for a channel this device does not have', { key: record.key });
+      return;
+    }
     const last = this.lastAppliedMs.get(record.key);
     if (last !== undefined && record.timestampMs <= last) {
       this.counters.desiredIgnored++;
       return;
     }
     this.lastAppliedMs.set(record.key, record.timestampMs);
-    const subChannel = record.key !== slot.key; // location form: gps.lat
     let result: Sample;
     try {
       result = subChannel ? errorSample(Errno.EROFS) : await this.write(slot, record.value);
