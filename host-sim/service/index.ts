@@ -12,9 +12,7 @@ import { addProductRoutes } from './api/products.js';
 import { addPropertyRoutes } from './api/properties.js';
 import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
-import { TokenTable } from './auth.js';
-import { Catalog, type CatalogSnapshot } from './catalog.js';
-import type { ServiceContext } from './context.js';
+import { createContext } from './context.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
 import { Router } from './http/router.js';
 import type { HubFaults } from './hub/faults.js';
@@ -75,18 +73,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
   const storage = openSqliteStorage(options.dbPath ?? ':memory:');
-  const catalog = new Catalog(fixture);
-  const saved = storage.loadCatalog();
-  if (saved !== undefined) catalog.restore(JSON.parse(saved) as CatalogSnapshot);
-  const context: ServiceContext = {
-    catalog,
-    storage,
-    tokens: new TokenTable(fixture.tokens),
-    notifier: { notify: () => undefined },
-    now: options.now ?? Date.now,
-    log,
-    saveCatalog: () => storage.saveCatalog(JSON.stringify(catalog.snapshot())),
-  };
+  const context = createContext(fixture, storage, options.now ?? Date.now, log);
   const hub = new PropertiesHub(context, {
     pingIntervalMs: options.hub?.pingIntervalMs ?? 15_000,
     clientTimeoutMs: options.hub?.clientTimeoutMs ?? 30_000,
