@@ -19,7 +19,10 @@ for (const [name, script] of benches) {
     continue;
   }
   console.log(`\n=== bench:${name} (${script})`);
-  const run = spawnSync(process.execPath, ['--expose-gc', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(process.execPath, ['--expose-gc', script], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   process.stdout.write(run.stdout ?? '');
   const last = (run.stdout ?? '').trim().split('\n').pop() ?? '';
   try {

@@ -5,6 +5,7 @@
  * -EOPNOTSUPP (decisions 4).
  */
 import type { Channel, ChannelConfig, ChannelType } from '../config/model.js';
+import type { RawRange } from '../codec/scale.js';
 
 /** A GNSS position; fields present when known (decisions 4). */
 export interface Location {
@@ -29,6 +30,13 @@ export type SampleValue = Value | Location;
  */
 export type Sample = { ok: true; value: SampleValue } | { ok: false; errno: number };
 
+/**
+ * Scaling is the agent's job, not the driver's: numeric samples of
+ * `analogInput`, `analogOutput`, `modbus` and `can` channels are RAW (decoded
+ * counts or register values); the agent applies scaleGain/scaleOffset before
+ * transmit events, and inverse scaling before `applyDesired` (decisions 2,
+ * src/codec/scale.ts). Custom, digital and location values are not scaled.
+ */
 export interface ChannelDriver {
   /**
    * The channel's current sample, called once per scan. Synchronous sources
@@ -43,6 +51,12 @@ export interface ChannelDriver {
    * answers -EROFS.
    */
   applyDesired?(value: Value): Sample | Promise<Sample>;
+  /**
+   * The raw range `applyDesired` accepts for numbers (e.g. PWM duty 0..1023,
+   * uint16 0..65535). The agent rounds, clamps or rejects (-ERANGE) after
+   * inverse scaling (decisions 2). Absent: no range check.
+   */
+  readonly rawRange?: RawRange;
   close(): void;
 }
 

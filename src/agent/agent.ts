@@ -1,0 +1,246 @@
+/**
+ * The agent: configuration in, samples through transmit events, records out
+ * (issue 2). It owns the object graph of the core (scheduler, channels,
+ * reporter, batcher, outbox, sender, wall time) and nothing host-specific:
+ * every capability arrives through `AgentOptions` (STYLE.md practice 3).
+ *
+ * Start: the cached configuration (if any) starts sampling at once, offline;
+ * then `channels/list`, `devices/get` and `properties/get` are read, retried
+ * with backoff until the service answers. The outbox left by a previous run is
+ * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
+ */
+import { isObject } from '../config/fields.js';
+import { toAgentError } from '../errors.js';
+import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '../ports.js';
+import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
+import { Outbox, defaultOutboxOptions, type OutboxOptions } from '../report/outbox.js';
+import { Reporter } from '../report/reporter.js';
+import { Sender, type SenderState } from '../report/sender.js';
+import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
+import { Scheduler } from '../sched/scheduler.js';
+import { ServiceClient, type ServiceAccess } from '../service/client.js';
+import { WallTime } from '../time/wall-time.js';
+import { ChannelSet } from './channel-set.js';
+import type { ChannelSlot, SampleSink } from './channel-slot.js';
+import { ConfigSource } from './config-source.js';
+import { createCounters, type AgentCounters } from './counters.js';
+import type { DesiredRecord, DesiredStateSink } from './desired.js';
+import { DesiredApplier } from './desired-apply.js';
+import { parseDesiredRecords } from './desired-read.js';
+import type { ChannelDriverProvider, Sample, Value } from './driver.js';
+import { Properties, parseProperties, type PropertiesListener, type PropertyValues } from './properties.js';
+
+export interface AgentOptions {
+  clock: Clock;
+  http: HttpTransport;
+  store: KeyValueStore;
+  logger: Logger;
+  service: ServiceAccess;
+  providers: readonly ChannelDriverProvider[];
+  outbox?: Partial<OutboxOptions>;
+  batch?: Partial<BatchOptions>;
+  /** Delivery and configuration retry policy. Default FullJitterBackoff (1 s .. 60 s). */
+  retry?: RetryPolicy;
+  /** Records held while the wall time is unknown. Default 2000. */
+  maxHeld?: number;
+  /** Wait after 401/403, ms. Default 300000. */
+  authRetryMs?: number;
+  /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
+  onReport?: (key: string, sample: Sample) => void;
+  /** Sees every sample after scaling, reported or not (displays). Same caveat. */
+  onSample?: (key: string, sample: Sample) => void;
+}
+
+export class Agent implements DesiredStateSink, SampleSink {
+  readonly client: ServiceClient;
+  readonly wallTime: WallTime;
+  readonly outbox: Outbox;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly scheduler: Scheduler;
+  private readonly batcher: Batcher;
+  private readonly reporter: Reporter;
+  private readonly sender: Sender;
+  private readonly channels: ChannelSet;
+  private readonly configSource: ConfigSource;
+  private readonly desired: DesiredApplier;
+  private readonly props: Properties;
+  private readonly retry: RetryPolicy;
+  private readonly stats: AgentCounters = createCounters();
+  private configText: string | undefined;
+  private configTimer: TimerHandle | undefined;
+  private configAttempt = 0;
+  private running = false;
+  readonly observeSample: ((key: string, sample: Sample) => void) | undefined;
+  /** The device's record from `devices/get` (uid, name), once read. */
+  device: { uid: string; name: string } | undefined;
+
+  constructor(private readonly options: AgentOptions) {
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.retry = options.retry ?? new FullJitterBackoff();
+    this.observeSample = options.onSample;
+    this.wallTime = new WallTime(this.clock);
+    this.client = new ServiceClient(options.http, options.service);
+    this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
+    this.outbox = new Outbox(options.store, { ...defaultOutboxOptions, ...options.outbox }, this.logger);
+    this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count) => {
+      this.outbox.append(lane, json, count);
+      this.sender.kick();
+    });
+    this.reporter = new Reporter(this.wallTime, this.batcher, this.stats, { maxHeld: options.maxHeld ?? 2000 });
+    this.sender = new Sender(this.clock, this.client, this.outbox, this.retry, this.logger, this.stats, {
+      authRetryMs: options.authRetryMs ?? 300000,
+    });
+    this.scheduler = new Scheduler(this.clock);
+    this.channels = new ChannelSet(
+      options.providers,
+      this.scheduler,
+      this,
+      this.reporter,
+      this.clock,
+      this.logger,
+      this.stats,
+    );
+    this.configSource = new ConfigSource(this.client, options.store, this.logger);
+    this.desired = new DesiredApplier(this.reporter, this.clock, this.logger, this.stats);
+    this.props = new Properties(options.store, this.logger);
+  }
+
+  /** The counters, with the gauges (queued, held) brought up to date. */
+  get counters(): Readonly<AgentCounters> {
+    this.stats.queued = this.outbox.records;
+    this.stats.queuedBytes = this.outbox.bytes;
+    this.stats.held = this.reporter.heldCount;
+    this.stats.dropped = this.outbox.dropped + this.reporter.droppedHeld;
+    return this.stats;
+  }
+
+  /** Whether the last delivery reached the service. */
+  get online(): boolean {
+    return this.sender.online;
+  }
+
+  /** What the delivery loop is doing: idle, sending, waiting (backoff) or stopped. */
+  get delivery(): SenderState {
+    return this.sender.current;
+  }
+
+  /** Channel keys being sampled now. */
+  get channelKeys(): string[] {
+    return [...this.channels.slots.keys()];
+  }
+
+  get properties(): PropertyValues {
+    return this.props.values;
+  }
+
+  /** Tells the application about property changes (hub Notify, SetProperties, start). */
+  onProperties(listener: PropertiesListener): void {
+    this.props.onChange(listener);
+  }
+
+  /** Boots from the cached configuration, then reads the service's; resolves after the first attempt. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const cached = this.configSource.cached();
+    if (cached !== undefined) {
+      this.logger.log('info', 'starting from the cached configuration');
+      this.useConfig(cached.text, cached.config);
+    }
+    this.scheduler.start();
+    this.sender.kick();
+    try {
+      await this.reloadConfig();
+    } catch (e) {
+      this.logger.log('warn', 'configuration not read; retrying', { reason: toAgentError(e).message });
+      this.scheduleConfigRetry();
+    }
+  }
+
+  /** Re-reads channels, device and properties. Rejects with AgentError when `channels/list` fails. */
+  async reloadConfig(): Promise<void> {
+    const loaded = await this.configSource.fetch();
+    this.configAttempt = 0;
+    if (!this.running) return;
+    if (loaded.text !== this.configText) this.useConfig(loaded.text, loaded.config);
+    this.sender.retryNow();
+    await this.readDeviceAndProperties();
+  }
+
+  /** Stops sampling and delivering; closes batches into the (persistent) outbox. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    if (this.configTimer !== undefined) this.clock.clearTimer(this.configTimer);
+    this.scheduler.stop();
+    this.channels.close();
+    this.channels.closeProviders();
+    this.batcher.flush();
+    this.sender.stop();
+  }
+
+  /** Application API: one measurement of `metric` (a number, string, boolean, Location or object). */
+  writeMeasurement(metric: string, value: unknown): void {
+    this.reporter.measurement(metric, value, this.clock.monotonicMs());
+  }
+
+  /** Closes the open batches now (tests, shutdown). */
+  flush(): void {
+    this.batcher.flush();
+  }
+
+  reportSample(slot: ChannelSlot, sample: Sample, monotonicMs: number): void {
+    this.reporter.channel(slot.key, slot.channel.type === 'location', sample, monotonicMs);
+    this.options.onReport?.(slot.key, sample);
+  }
+
+  applyDesired(record: DesiredRecord): Promise<void> {
+    const dot = record.key.indexOf('.');
+    const slot = this.channels.slots.get(dot < 0 ? record.key : record.key.slice(0, dot));
+    return this.desired.apply(record, slot);
+  }
+
+  async resyncDesired(): Promise<void> {
+    const { records, skipped } = parseDesiredRecords(await this.client.desiredLast());
+    if (skipped > 0) this.logger.log('warn', 'desired records skipped in resync', { skipped });
+    for (const record of records) await this.applyDesired(record);
+  }
+
+  updateProperties(values: Readonly<Record<string, Value>>, replace: boolean): void {
+    this.props.update(values, replace);
+  }
+
+  private useConfig(text: string, config: Parameters<ChannelSet['apply']>[0]): void {
+    this.configText = text;
+    this.channels.apply(config);
+  }
+
+  private scheduleConfigRetry(): void {
+    if (!this.running) return;
+    this.configAttempt++;
+    const delayMs = this.retry.nextDelayMs(this.configAttempt) ?? 60000;
+    this.configTimer = this.clock.setTimer(() => {
+      this.configTimer = undefined;
+      this.reloadConfig().catch((e: unknown) => {
+        this.logger.log('debug', 'configuration still not read', { reason: toAgentError(e).message });
+        this.scheduleConfigRetry();
+      });
+    }, delayMs);
+  }
+
+  private async readDeviceAndProperties(): Promise<void> {
+    try {
+      const device = await this.client.deviceGet();
+      if (isObject(device) && typeof device['uid'] === 'string') {
+        this.device = { uid: device['uid'], name: typeof device['name'] === 'string' ? device['name'] : '' };
+      }
+      const { values, skipped } = parseProperties(await this.client.propertiesGet());
+      if (skipped.length > 0) this.logger.log('warn', 'properties skipped', { skipped: skipped.join('; ') });
+      this.props.update(values, true);
+    } catch (e) {
+      this.logger.log('warn', 'device or properties not read', { reason: toAgentError(e).message });
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The apply path of desired values (issue 2; decisions.md section 5): ignore a
+ * record not newer than the last one applied to that channel; refuse inputs and
+ * read-only channels (-EROFS); check the value's type against the channel
+ * (-EINVAL); inverse-scale, round, clamp or refuse (-ERANGE, decisions 2);
+ * write through the driver; echo `<key>.reported` with the value read back, or
+ * the error. Never rejects.
+ */
+import type { Channel } from '../config/model.js';
+import { valueToRaw } from '../codec/scale.js';
+import { Errno } from '../errno.js';
+import { toAgentError } from '../errors.js';
+import type { Clock, Logger } from '../ports.js';
+import type { Reporter } from '../report/reporter.js';
+import { StateSide } from '../wire.js';
+import type { ChannelSlot } from './channel-slot.js';
+import type { AgentCounters } from './counters.js';
+import type { DesiredRecord } from './desired.js';
+import { errorSample, type Sample, type Value } from './driver.js';
+
+/** What a channel accepts as a desired value: a boolean, a number, or nothing (read-only by type). */
+function expectedKind(channel: Channel): 'boolean' | 'number' | 'integer' | 'none' {
+  switch (channel.type) {
+    case 'digitalOutput':
+      return 'boolean';
+    case 'analogOutput':
+      return 'number';
+    case 'custom':
+      return channel.customType === 'boolean' ? 'boolean' : channel.customType === 'number' ? 'integer' : 'number';
+    case 'modbus':
+      return channel.registerType === 'coil' || channel.dataType === 'bool' ? 'boolean' : 'number';
+    case 'can':
+      return 'number';
+    default:
+      return 'none';
+  }
+}
+
+function isReadOnly(channel: Channel): boolean {
+  return 'readOnly' in channel ? channel.readOnly : expectedKind(channel) === 'none';
+}
+
+/** The desired value in the channel's kind, or undefined when it does not fit (-EINVAL). */
+function coerce(value: Value, kind: 'boolean' | 'number' | 'integer'): boolean | number | undefined {
+  if (kind === 'boolean') {
+    if (typeof value === 'boolean') return value;
+    if (value === 0 || value === 1) return value === 1;
+    if (value === 'true' || value === 'false') return value === 'true';
+    return undefined;
+  }
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return undefined;
+  if (kind === 'integer' && !Number.isInteger(n)) return undefined;
+  return n;
+}
+
+export class DesiredApplier {
+  private readonly lastAppliedMs = new Map<string, number>();
+
+  constructor(
+    private readonly reporter: Reporter,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly counters: AgentCounters,
+  ) {}
+
+  /** Forgets the last-applied times (not needed on reload: keys keep their meaning). */
+  reset(): void {
+    this.lastAppliedMs.clear();
+  }
+
+  async apply(record: DesiredRecord, slot: ChannelSlot | undefined): Promise<void> {
+    if (slot === undefined) {
+      this.counters.desiredIgnored++;
+      this.logger.log('warn', 'desired value for a channel this device does not have', { key: record.key });
+      return;
+    }
+    const last = this.lastAppliedMs.get(record.key);
+    if (last !== undefined && record.timestampMs <= last) {
+      this.counters.desiredIgnored++;
+      return;
+    }
+    this.lastAppliedMs.set(record.key, record.timestampMs);
+    const subChannel = record.key !== slot.key; // location form: gps.lat
+    let result: Sample;
+    try {
+      result = subChannel ? errorSample(Errno.EROFS) : await this.write(slot, record.value);
+    } catch (e) {
+      const error = toAgentError(e);
+      result = errorSample(error.errno ?? Errno.EIO);
+    }
+    this.counters.desiredApplied++;
+    if (!result.ok) {
+      this.logger.log('warn', 'desired value not applied', { key: record.key, errno: result.errno });
+    }
+    const now = this.clock.monotonicMs();
+    if (subChannel) {
+      this.reporter.state(record.key + StateSide.reported, false, undefined, Errno.EROFS, now);
+      return;
+    }
+    const echoed = slot.scale(result);
+    slot.decider.remember(echoed, now);
+    this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now);
+  }
+
+  private async write(slot: ChannelSlot, value: Value): Promise<Sample> {
+    const channel = slot.channel;
+    const kind = expectedKind(channel);
+    const apply = slot.driver.applyDesired;
+    if (kind === 'none' || isReadOnly(channel) || apply === undefined) return errorSample(Errno.EROFS);
+    const typed = coerce(value, kind);
+    if (typed === undefined) return errorSample(Errno.EINVAL);
+    if (typeof typed === 'boolean' || !slot.scaled) return await apply.call(slot.driver, typed);
+    const raw = valueToRaw(typed, channel.scaleGain, channel.scaleOffset, slot.driver.rawRange);
+    if (!raw.ok) return errorSample(raw.errno);
+    return await apply.call(slot.driver, raw.raw);
+  }
+}

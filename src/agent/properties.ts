@@ -1,0 +1,78 @@
+/**
+ * The device's properties (spec 2.5): a flat object of booleans, numbers and
+ * strings, read at start (`properties/get`), updated from the hub (decisions 5:
+ * a `properties` Notify carries the changed ones, a SetProperties result the
+ * whole set), cached in the store for offline boots, and announced to the
+ * application through listeners (each wrapped: a throwing listener is logged).
+ */
+import { isObject } from '../config/fields.js';
+import { AgentError } from '../errors.js';
+import type { KeyValueStore, Logger } from '../ports.js';
+import { PropertyNamePattern } from '../wire.js';
+import type { Value } from './driver.js';
+
+export type PropertyValues = Readonly<Record<string, Value>>;
+export type PropertiesListener = (values: PropertyValues, changed: PropertyValues) => void;
+
+const storeKey = 'agent/properties';
+
+/** Validates a properties object from the wire; bad entries are skipped with a reason. */
+export function parseProperties(body: unknown): { values: Record<string, Value>; skipped: string[] } {
+  if (!isObject(body)) throw new AgentError('wire.invalid', 'properties: expected an object');
+  const values: Record<string, Value> = {};
+  const skipped: string[] = [];
+  for (const [name, v] of Object.entries(body)) {
+    if (!PropertyNamePattern.test(name)) skipped.push(`${name}: bad name`);
+    else if (typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) {
+      values[name] = v;
+    } else skipped.push(`${name}: not a boolean, number or string`);
+  }
+  return { values, skipped };
+}
+
+export class Properties {
+  private current: Record<string, Value> = {};
+  private readonly listeners: PropertiesListener[] = [];
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly logger: Logger,
+  ) {
+    const cached = store.get(storeKey);
+    if (cached === undefined) return;
+    try {
+      this.current = parseProperties(JSON.parse(cached) as unknown).values;
+    } catch {
+      this.logger.log('warn', 'cached properties unreadable; ignored');
+    }
+  }
+
+  get values(): PropertyValues {
+    return this.current;
+  }
+
+  onChange(listener: PropertiesListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Merges (or, with `replace`, replaces) and tells the listeners what changed. */
+  update(values: PropertyValues, replace: boolean): void {
+    const next: Record<string, Value> = replace ? {} : { ...this.current };
+    const changed: Record<string, Value> = {};
+    for (const [name, v] of Object.entries(values)) {
+      next[name] = v;
+      if (this.current[name] !== v) changed[name] = v;
+    }
+    const removed = replace && Object.keys(this.current).some((k) => !(k in next));
+    this.current = next;
+    this.store.set(storeKey, JSON.stringify(next));
+    if (Object.keys(changed).length === 0 && !removed) return;
+    for (const listener of this.listeners) {
+      try {
+        listener(this.current, changed);
+      } catch (e) {
+        this.logger.log('error', 'a properties listener threw', { reason: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Bit fields of up to 64 bits inside a data window (decisions.md section 2).
+ *
+ * `dataOffset` and `dataSize` count bits into the window. The two orders are
+ * mirror images, so that `littleEndian` is the full reverse of the `bigEndian`
+ * byte string:
+ * - `bigEndian`: bit 0 of the window is the most significant bit of byte 0, and
+ *   the field's first bit is its most significant (Modbus registers, Motorola).
+ * - `littleEndian`: bit 0 of the window is the least significant bit of byte 0,
+ *   and the field's first bit is its least significant (J1939, Intel).
+ * A field is carried as two unsigned 32-bit halves so that nothing allocates.
+ */
+import type { DataOrder } from '../config/model.js';
+
+/** A field of up to 64 bits: `hi` holds bits 32..63, `lo` bits 0..31, both unsigned. */
+export interface Bits64 {
+  hi: number;
+  lo: number;
+}
+
+/** True when `sizeBits` bits at `offsetBits` lie inside a window of `windowBytes` bytes. */
+export function fitsWindow(windowBytes: number, offsetBits: number, sizeBits: number): boolean {
+  return offsetBits >= 0 && sizeBits >= 1 && sizeBits <= 64 && offsetBits + sizeBits <= windowBytes * 8;
+}
+
+/** Window bit position of the field bit of significance `s` (0 = least significant). */
+function position(offsetBits: number, sizeBits: number, s: number, order: DataOrder): number {
+  return order === 'bigEndian' ? offsetBits + sizeBits - 1 - s : offsetBits + s;
+}
+
+function shiftOf(p: number, order: DataOrder): number {
+  return order === 'bigEndian' ? 7 - (p & 7) : p & 7;
+}
+
+/**
+ * Reads a field into `out` (reused by the caller). The caller checks
+ * `fitsWindow` first; bits outside the window read as 0.
+ */
+export function readBits(
+  window: Uint8Array,
+  offsetBits: number,
+  sizeBits: number,
+  order: DataOrder,
+  out: Bits64,
+): Bits64 {
+  let hi = 0;
+  let lo = 0;
+  for (let s = 0; s < sizeBits; s++) {
+    const p = position(offsetBits, sizeBits, s, order);
+    const bit = ((window[p >> 3] ?? 0) >> shiftOf(p, order)) & 1;
+    if (bit === 0) continue;
+    if (s < 32) lo = (lo | (1 << s)) >>> 0;
+    else hi = (hi | (1 << (s - 32))) >>> 0;
+  }
+  out.hi = hi;
+  out.lo = lo;
+  return out;
+}
+
+/** Writes the low `sizeBits` bits of (`hi`, `lo`) into the window; other bits stay as they are. */
+export function writeBits(
+  window: Uint8Array,
+  offsetBits: number,
+  sizeBits: number,
+  order: DataOrder,
+  hi: number,
+  lo: number,
+): void {
+  for (let s = 0; s < sizeBits; s++) {
+    const p = position(offsetBits, sizeBits, s, order);
+    const index = p >> 3;
+    const mask = 1 << shiftOf(p, order);
+    const bit = s < 32 ? (lo >>> s) & 1 : (hi >>> (s - 32)) & 1;
+    const old = window[index] ?? 0;
+    window[index] = bit === 1 ? old | mask : old & ~mask;
+  }
+}
+
+/** Number of bytes a window needs so that the field fits. */
+export function bytesFor(offsetBits: number, sizeBits: number): number {
+  return Math.ceil((offsetBits + sizeBits) / 8);
+}

@@ -1,0 +1,98 @@
+/**
+ * The encoder for desired values written to a bus (Modbus coils and holding
+ * registers): the inverse of src/codec/data.ts. It takes the RAW value (after
+ * inverse scaling) and writes the channel's field into a data window, leaving
+ * the window's other bits untouched (so a caller can read-modify-write).
+ *
+ * Checks (decisions.md sections 2 and 4):
+ * - bool takes a boolean (or 0 / 1); integer types take a number, rounded to
+ *   the nearest integer, or (64-bit types) a decimal string; floats take a
+ *   finite number. Anything else: -EINVAL.
+ * - A value outside what `dataSize` bits of the type hold: -ERANGE.
+ */
+import type { Value } from '../agent/driver.js';
+import type { DataLayout } from '../config/model.js';
+import { fitsWindow, writeBits, type Bits64 } from './bits.js';
+import { isSignedType } from './data.js';
+import { OUT_OF_RANGE, SHORT_DATA, WRONG_TYPE, type CodecFailure } from './failure.js';
+import { encodeSiemensTotal } from './siemens-total.js';
+
+const TWO_32 = 4294967296;
+const FLOAT32_MAX = 3.4028234663852886e38;
+const scratchBits: Bits64 = { hi: 0, lo: 0 };
+const scratchView = new DataView(new ArrayBuffer(8));
+
+/** Writes `value` into `window` as the layout says; returns a failure or undefined. */
+export function encodeData(value: Value, layout: DataLayout, window: Uint8Array): CodecFailure | undefined {
+  const { dataOffsetBits: offset, dataSizeBits: size } = layout;
+  if (!fitsWindow(window.length, offset, size)) return SHORT_DATA;
+  const bits = toBits(value, layout);
+  if (!isBits(bits)) return bits;
+  writeBits(window, offset, size, layout.dataOrder, bits.hi, bits.lo);
+  return undefined;
+}
+
+function isBits(x: Bits64 | CodecFailure): x is Bits64 {
+  return (x as Bits64).lo !== undefined;
+}
+
+function toBits(value: Value, layout: DataLayout): Bits64 | CodecFailure {
+  const out = scratchBits;
+  switch (layout.dataType) {
+    case 'bool':
+      if (value === true || value === 1) return set(out, 0, 1);
+      if (value === false || value === 0) return set(out, 0, 0);
+      return typeof value === 'number' ? OUT_OF_RANGE : WRONG_TYPE;
+    case 'float32':
+      if (typeof value !== 'number') return WRONG_TYPE;
+      if (!Number.isFinite(value) || Math.abs(value) > FLOAT32_MAX) return OUT_OF_RANGE;
+      scratchView.setFloat32(0, value);
+      return set(out, 0, scratchView.getUint32(0));
+    case 'float64':
+      if (typeof value !== 'number') return WRONG_TYPE;
+      if (!Number.isFinite(value)) return OUT_OF_RANGE;
+      scratchView.setFloat64(0, value);
+      return set(out, scratchView.getUint32(0), scratchView.getUint32(4));
+    case 'siemensTotalType':
+      if (typeof value !== 'number') return WRONG_TYPE;
+      if (!Number.isFinite(value)) return OUT_OF_RANGE;
+      return encodeSiemensTotal(value, out);
+    default:
+      return integerBits(value, layout.dataSizeBits, isSignedType(layout.dataType), out);
+  }
+}
+
+function set(out: Bits64, hi: number, lo: number): Bits64 {
+  out.hi = hi >>> 0;
+  out.lo = lo >>> 0;
+  return out;
+}
+
+function integerBits(value: Value, sizeBits: number, signed: boolean, out: Bits64): Bits64 | CodecFailure {
+  if (typeof value === 'string') return bigIntegerBits(value, sizeBits, signed, out);
+  if (typeof value !== 'number') return WRONG_TYPE;
+  if (!Number.isFinite(value)) return OUT_OF_RANGE;
+  const v = Math.round(value);
+  const min = signed ? -(2 ** (sizeBits - 1)) : 0;
+  const max = signed ? 2 ** (sizeBits - 1) - 1 : 2 ** sizeBits - 1;
+  if (v < min || v > max) return OUT_OF_RANGE;
+  if (sizeBits > 52) return bigIntegerBits(BigInt(v), sizeBits, signed, out);
+  const u = v < 0 ? v + 2 ** sizeBits : v;
+  return set(out, Math.floor(u / TWO_32), u % TWO_32);
+}
+
+function bigIntegerBits(value: string | bigint, sizeBits: number, signed: boolean, out: Bits64): Bits64 | CodecFailure {
+  let v: bigint;
+  if (typeof value === 'string') {
+    if (!/^-?[0-9]{1,20}$/.test(value)) return WRONG_TYPE;
+    v = BigInt(value);
+  } else {
+    v = value;
+  }
+  const width = BigInt(sizeBits);
+  const min = signed ? -(1n << (width - 1n)) : 0n;
+  const max = signed ? (1n << (width - 1n)) - 1n : (1n << width) - 1n;
+  if (v < min || v > max) return OUT_OF_RANGE;
+  const u = BigInt.asUintN(sizeBits, v);
+  return set(out, Number(u >> 32n), Number(u & 0xffffffffn));
+}

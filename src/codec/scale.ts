@@ -1,0 +1,52 @@
+/**
+ * Gain and offset in both directions (decisions.md section 2).
+ *
+ * Inputs: reported = raw x scaleGain + scaleOffset, with binary floating-point
+ * noise removed (0.1 x 253 - 40 reports -14.7, not -14.700000000000003).
+ * Outputs: raw = (desired - scaleOffset) / scaleGain, rounded to an integer when
+ * the output takes counts, clamped to the output's range when it lies within
+ * half a count of it (rounding noise), and rejected with -ERANGE beyond that.
+ */
+import { Errno } from '../errno.js';
+
+/** The raw range an output accepts (e.g. PWM duty 0 .. 2^resolution - 1). */
+export interface RawRange {
+  min: number;
+  max: number;
+  /** Raw values are whole counts: round before writing. */
+  integer: boolean;
+}
+
+/** Decimal places kept after scaling (float noise sits far below this). */
+const scaledDigits = 1e9;
+/** Beyond this magnitude the rounding step itself would lose precision. */
+const roundableLimit = 1e6;
+
+/** raw x gain + offset; exact when gain is 1 and offset 0. */
+export function scaleToValue(raw: number, gain: number, offset: number): number {
+  if (gain === 1 && offset === 0) return raw;
+  const value = raw * gain + offset;
+  if (Math.abs(value) >= roundableLimit || !Number.isFinite(value)) return value;
+  const rounded = Math.round(value * scaledDigits) / scaledDigits;
+  return rounded === 0 ? 0 : rounded; // never -0
+}
+
+/** The outcome of inverse scaling: a raw value to write, or a negative errno. */
+export type RawResult = { ok: true; raw: number } | { ok: false; errno: number };
+
+/**
+ * (value - offset) / gain, rounded and clamped to `range` when given.
+ * -EINVAL for a non-finite value; -ERANGE when out of range by more than half a count.
+ */
+export function valueToRaw(value: number, gain: number, offset: number, range?: RawRange): RawResult {
+  if (!Number.isFinite(value)) return { ok: false, errno: Errno.EINVAL };
+  let raw = gain === 1 && offset === 0 ? value : (value - offset) / gain;
+  if (!Number.isFinite(raw)) return { ok: false, errno: Errno.ERANGE };
+  if (range === undefined) return { ok: true, raw };
+  const slack = range.integer ? 0.5 : 1e-9 * Math.max(1, Math.abs(range.max - range.min));
+  if (raw < range.min - slack || raw > range.max + slack) return { ok: false, errno: Errno.ERANGE };
+  if (range.integer) raw = Math.round(raw);
+  if (raw < range.min) raw = range.min;
+  if (raw > range.max) raw = range.max;
+  return { ok: true, raw: raw === 0 ? 0 : raw };
+}

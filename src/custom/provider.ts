@@ -1,0 +1,133 @@
+/**
+ * Custom channels (issue 2): values that application code publishes, sampled
+ * and reported like any other channel. `publish(key, value)` checks the value
+ * against the channel's `customType` (boolean; number: an integer; decimal:
+ * any finite number). A writable custom channel (`readOnly` false) takes
+ * desired values: the new value becomes the channel's value and the
+ * application's `onDesired` listener hears it (a throwing listener is logged
+ * and the value is still applied). Read-only channels answer -EROFS.
+ */
+import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
+import type { Channel, ChannelConfig, ChannelType, CustomChannel } from '../config/model.js';
+import { Errno } from '../errno.js';
+import { AgentError } from '../errors.js';
+import type { Logger } from '../ports.js';
+
+export type DesiredListener = (key: string, value: Value) => void;
+
+/** Whether `value` fits `customType` (decisions 1). */
+export function fitsCustomType(channel: CustomChannel, value: Value): boolean {
+  switch (channel.customType) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'number':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'decimal':
+      return typeof value === 'number' && !Number.isNaN(value);
+  }
+}
+
+class CustomDriver implements ChannelDriver {
+  private readonly current: { ok: true; value: Value } = { ok: true, value: 0 };
+  private hasValue = false;
+
+  constructor(
+    readonly channel: CustomChannel,
+    private readonly owner: CustomChannels,
+  ) {}
+
+  set(value: Value): void {
+    this.current.value = value;
+    this.hasValue = true;
+  }
+
+  sample(): Sample | undefined {
+    return this.hasValue ? this.current : undefined;
+  }
+
+  /** The agent answers -EROFS for read-only channels before calling this; checked again here. */
+  applyDesired(value: Value): Sample {
+    if (this.channel.readOnly) return { ok: false, errno: Errno.EROFS };
+    if (!fitsCustomType(this.channel, value)) return { ok: false, errno: Errno.EINVAL };
+    this.set(value);
+    this.owner.notifyDesired(this.channel.key, value);
+    return { ok: true, value };
+  }
+
+  close(): void {
+    this.owner.forget(this);
+  }
+}
+
+/** The custom channel provider and the application's API to it. */
+export class CustomChannels implements ChannelDriverProvider {
+  readonly types: readonly ChannelType[] = ['custom'];
+  private readonly drivers = new Map<string, CustomDriver>();
+  /** Values published before their channel exists (config not read yet); applied at create. */
+  private readonly early = new Map<string, Value>();
+  private readonly listeners: DesiredListener[] = [];
+  private configuredKeys: ReadonlySet<string> = new Set();
+
+  constructor(private readonly logger: Logger) {}
+
+  configure(config: ChannelConfig): void {
+    this.configuredKeys = new Set(config.channels.filter((c) => c.type === 'custom').map((c) => c.key));
+  }
+
+  create(channel: Channel): ChannelDriver {
+    if (channel.type !== 'custom') throw new AgentError('internal', `custom: not a custom channel: ${channel.type}`);
+    const driver = new CustomDriver(channel, this);
+    const early = this.early.get(channel.key);
+    if (early !== undefined && fitsCustomType(channel, early)) driver.set(early);
+    this.drivers.set(channel.key, driver);
+    return driver;
+  }
+
+  /**
+   * Publishes the value of custom channel `key`; it is reported at the
+   * channel's next scan (transmit events apply). Throws AgentError
+   * `config.invalid` when the value does not fit the channel's customType.
+   */
+  publish(key: string, value: Value): void {
+    const driver = this.drivers.get(key);
+    if (driver === undefined) {
+      if (this.configuredKeys.size > 0 && !this.configuredKeys.has(key)) {
+        throw new AgentError('config.invalid', `custom channel "${key}" is not configured`);
+      }
+      this.early.set(key, value);
+      return;
+    }
+    if (!fitsCustomType(driver.channel, value)) {
+      throw new AgentError('config.invalid', `custom channel "${key}" takes ${driver.channel.customType} values`);
+    }
+    driver.set(value);
+  }
+
+  /** Hears desired values accepted on writable custom channels. */
+  onDesired(listener: DesiredListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** @internal */
+  notifyDesired(key: string, value: Value): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(key, value);
+      } catch (e) {
+        this.logger.log('error', 'a custom desired listener threw', {
+          key,
+          reason: e instanceof Error ? e.message : String(e),
+        });
+      }
+    }
+  }
+
+  /** @internal */
+  forget(driver: CustomDriver): void {
+    if (this.drivers.get(driver.channel.key) === driver) {
+      this.drivers.delete(driver.channel.key);
+      if (driver.sample() !== undefined)
+        this.early.set(driver.channel.key, (driver.sample() as { value: Value }).value);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Writing a desired value to a coil or holding-register channel (function codes
+ * 5, 6, 15, 16). A field that covers whole registers (offset and size multiples
+ * of 16 bits) is written directly; a field inside registers is read first (FC 3)
+ * and the registers are written back with only the field's bits changed. Coil
+ * fields write `dataSize` coils from `registerAddress + dataOffset`.
+ */
+import type { Value } from '../agent/driver.js';
+import { readBits, type Bits64 } from '../codec/bits.js';
+import { encodeData } from '../codec/encode.js';
+import type { CodecFailure } from '../codec/failure.js';
+import type { ModbusChannel } from '../config/model.js';
+import { Errno } from '../errno.js';
+import type { ModbusRequest } from './frames.js';
+import type { ModbusResult } from './master.js';
+import type { ModbusPoint } from './plan.js';
+import { packCoils } from './point-data.js';
+import type { RequestSink } from './scan.js';
+
+/** The end of a write: done, a refused value, or a failed transaction. */
+export type WriteResult = ModbusResult | { ok: false; errno: number; reason: string; failure: CodecFailure };
+
+/** Writes the raw value (after inverse scaling) of `channel`. */
+export async function writePoint(
+  master: RequestSink,
+  channel: ModbusChannel,
+  point: ModbusPoint,
+  raw: Value,
+): Promise<WriteResult> {
+  if (channel.registerType === 'coil') return writeCoils(master, channel, raw);
+  const unit = channel.deviceAddress;
+  const aligned = channel.dataOffsetBits % 16 === 0 && channel.dataSizeBits % 16 === 0;
+  let address = point.address;
+  let window: Uint8Array;
+  let layout: ModbusChannel = channel;
+  if (aligned) {
+    address = point.address + channel.dataOffsetBits / 16;
+    window = new Uint8Array(channel.dataSizeBits / 8);
+    layout = { ...channel, dataOffsetBits: 0 };
+  } else {
+    const read = await master.request({ unit, functionCode: 3, address, count: point.count });
+    if (!read.ok) return read;
+    window = read.data;
+  }
+  const failure = encodeData(raw, layout, window);
+  if (failure !== undefined) return refused(failure);
+  const count = window.length / 2;
+  const request: ModbusRequest =
+    count === 1
+      ? { unit, functionCode: 6, address, count: 1, data: window }
+      : { unit, functionCode: 16, address, count, data: window };
+  return master.request(request);
+}
+
+function refused(failure: CodecFailure): WriteResult {
+  return { ok: false, errno: failure.errno, reason: failure.reason, failure };
+}
+
+async function writeCoils(master: RequestSink, channel: ModbusChannel, raw: Value): Promise<WriteResult> {
+  const size = channel.dataSizeBits;
+  const scratch = new Uint8Array(8);
+  const failure = encodeData(raw, { ...channel, dataOrder: 'littleEndian', dataOffsetBits: 0 }, scratch);
+  if (failure !== undefined) return refused(failure);
+  const field: Bits64 = readBits(scratch, 0, size, 'littleEndian', { hi: 0, lo: 0 });
+  const data = packCoils(field, channel);
+  const address = channel.registerAddress + channel.dataOffsetBits;
+  const unit = channel.deviceAddress;
+  if (size === 1) return master.request({ unit, functionCode: 5, address, count: 1, data });
+  return master.request({ unit, functionCode: 15, address, count: size, data });
+}
+
+/** True when the channel's register type can be written at all. */
+export function writable(channel: ModbusChannel): boolean {
+  return !channel.readOnly && (channel.registerType === 'coil' || channel.registerType === 'holdingRegister');
+}
+
+/** -EROFS for channels that refuse desired values. */
+export const READ_ONLY_ERRNO = Errno.EROFS;

@@ -1,0 +1,76 @@
+/**
+ * Collects encoded records into batches so that one HTTP request carries many
+ * (issue 2, "Reporting"): a lane (states or measurements) closes when it holds
+ * `maxRecords`, when its JSON would pass `maxBytes`, or `maxAgeMs` after its
+ * first record. A closed batch goes to `onBatch` (the outbox).
+ */
+import type { Clock, TimerHandle } from '../ports.js';
+import { utf8Length } from '../signalr/record-codec.js';
+import type { Lane } from './outbox.js';
+
+export interface BatchOptions {
+  /** Records per batch. Default 500. */
+  maxRecords: number;
+  /** JSON bytes per batch. Default 64 KiB (the service takes up to 1 MiB, decisions 6). */
+  maxBytes: number;
+  /** Longest a record waits for its batch to close, ms. Default 1000. */
+  maxAgeMs: number;
+}
+
+export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000 };
+
+class LaneBuffer {
+  readonly parts: string[] = [];
+  bytes = 2; // the brackets
+  constructor(readonly lane: Lane) {}
+}
+
+export class Batcher {
+  private readonly lanes: readonly LaneBuffer[] = [new LaneBuffer('s'), new LaneBuffer('m')];
+  private timer: TimerHandle | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly options: BatchOptions,
+    private readonly onBatch: (lane: Lane, json: string, count: number) => void,
+  ) {}
+
+  /** Adds one encoded record to its lane. */
+  add(lane: Lane, record: string): void {
+    const buffer = lane === 's' ? this.lanes[0]! : this.lanes[1]!;
+    const size = utf8Length(record) + 1; // and its comma
+    if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.close(buffer);
+    buffer.parts.push(record);
+    buffer.bytes += size;
+    if (buffer.parts.length >= this.options.maxRecords || buffer.bytes >= this.options.maxBytes) this.close(buffer);
+    if (this.timer === undefined && this.pending > 0) {
+      this.timer = this.clock.setTimer(this.onAge, this.options.maxAgeMs);
+    }
+  }
+
+  /** Records waiting in open batches. */
+  get pending(): number {
+    return this.lanes[0]!.parts.length + this.lanes[1]!.parts.length;
+  }
+
+  /** Closes both lanes now. */
+  flush(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    for (const buffer of this.lanes) this.close(buffer);
+  }
+
+  private readonly onAge = (): void => {
+    this.timer = undefined;
+    this.flush();
+  };
+
+  private close(buffer: LaneBuffer): void {
+    const count = buffer.parts.length;
+    if (count === 0) return;
+    const json = `[${buffer.parts.join(',')}]`;
+    buffer.parts.length = 0;
+    buffer.bytes = 2;
+    this.onBatch(buffer.lane, json, count);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Turns reported samples into wire records (decisions.md section 4): a plain
+ * channel writes `<key>.reported` (value or negative errno); a location channel
+ * writes `<key>.<field>.reported` for each field present plus one measurement
+ * of metric `<key>` with the Location object (an error goes to all seven field
+ * states). Records are stamped with wall time; while the wall time is unknown
+ * (before 2020) they are held with their monotonic time, bounded (oldest
+ * dropped, counted), and stamped once the time is known.
+ */
+import type { AgentCounters } from '../agent/counters.js';
+import type { Sample, SampleValue } from '../agent/driver.js';
+import type { WallTime } from '../time/wall-time.js';
+import { isLocation } from '../transmit/values.js';
+import { LocationFields, StateSide } from '../wire.js';
+import type { Batcher } from './batcher.js';
+import { encodeMeasurement, encodeStateError, encodeStateValue } from './records.js';
+
+interface HeldRecord {
+  lane: 's' | 'm';
+  name: string;
+  ok: boolean;
+  value: unknown;
+  errno: number;
+  monotonicMs: number;
+}
+
+export interface ReporterOptions {
+  /** Records held while the wall time is unknown. Default 2000. */
+  maxHeld: number;
+}
+
+export class Reporter {
+  private readonly held: HeldRecord[] = [];
+  private waiting = false;
+  /** Held records dropped because the held buffer was full (oldest first). */
+  droppedHeld = 0;
+
+  constructor(
+    private readonly wallTime: WallTime,
+    private readonly batcher: Batcher,
+    private readonly counters: AgentCounters,
+    private readonly options: ReporterOptions = { maxHeld: 2000 },
+  ) {}
+
+  /** Reports one channel sample taken at monotonic `monotonicMs`. */
+  channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number): void {
+    if (!isLocationChannel) {
+      if (sample.ok) this.state(key + StateSide.reported, true, sample.value, 0, monotonicMs);
+      else this.state(key + StateSide.reported, false, undefined, sample.errno, monotonicMs);
+      return;
+    }
+    if (!sample.ok) {
+      for (const field of LocationFields) {
+        this.state(`${key}.${field}${StateSide.reported}`, false, undefined, sample.errno, monotonicMs);
+      }
+      return;
+    }
+    const location = sample.value;
+    if (!isLocation(location)) {
+      this.state(key + StateSide.reported, true, location, 0, monotonicMs);
+      return;
+    }
+    const copy: Record<string, number> = {};
+    for (const field of LocationFields) {
+      const v = location[field];
+      if (v === undefined) continue;
+      copy[field] = v;
+      this.state(`${key}.${field}${StateSide.reported}`, true, v, 0, monotonicMs);
+    }
+    this.measurement(key, copy, monotonicMs);
+  }
+
+  /** One state record (`name` includes `.reported`). */
+  state(name: string, ok: boolean, value: SampleValue | undefined, errno: number, monotonicMs: number): void {
+    this.counters.reported++;
+    const unixMs = this.wallTime.toWallMs(monotonicMs);
+    if (unixMs === undefined) return this.hold({ lane: 's', name, ok, value, errno, monotonicMs });
+    if (this.held.length > 0) this.release();
+    this.batcher.add(
+      's',
+      ok ? encodeStateValue(name, value as SampleValue, unixMs) : encodeStateError(name, errno, unixMs),
+    );
+  }
+
+  /** One measurement record (application API and location channels). */
+  measurement(metric: string, value: unknown, monotonicMs: number): void {
+    this.counters.reported++;
+    const unixMs = this.wallTime.toWallMs(monotonicMs);
+    if (unixMs === undefined) return this.hold({ lane: 'm', name: metric, ok: true, value, errno: 0, monotonicMs });
+    if (this.held.length > 0) this.release();
+    this.batcher.add('m', encodeMeasurement(metric, value, unixMs));
+  }
+
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  private hold(record: HeldRecord): void {
+    if (this.held.length >= this.options.maxHeld) {
+      this.held.shift();
+      this.droppedHeld++;
+    }
+    this.held.push(record);
+    this.counters.held = this.held.length;
+    if (!this.waiting) {
+      this.waiting = true;
+      this.wallTime.onKnown(this.onTimeKnown);
+    }
+  }
+
+  private readonly onTimeKnown = (): void => {
+    this.waiting = false;
+    this.release();
+  };
+
+  /** Stamps and batches every held record, oldest first. */
+  private release(): void {
+    const records = this.held.splice(0, this.held.length);
+    this.counters.held = 0;
+    for (const r of records) {
+      const unixMs = this.wallTime.toWallMs(r.monotonicMs);
+      if (unixMs === undefined) {
+        this.held.push(r); // still unknown (cannot happen after onKnown; kept for safety)
+        continue;
+      }
+      if (r.lane === 'm') this.batcher.add('m', encodeMeasurement(r.name, r.value, unixMs));
+      else if (r.ok) this.batcher.add('s', encodeStateValue(r.name, r.value as SampleValue, unixMs));
+      else this.batcher.add('s', encodeStateError(r.name, r.errno, unixMs));
+    }
+    this.counters.held = this.held.length;
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Delivers the outbox to the service, oldest batch first, one request at a
+ * time (at-least-once, in order): a batch leaves the outbox only after a 2xx.
+ * Failures retry with the injected policy (FullJitterBackoff by default: a
+ * device never gives up). 401/403 are not retried blindly: the sender waits
+ * `authRetryMs` (long) and logs once per outage. A batch the service refuses as
+ * malformed (400, 413, 422) would block the queue forever, so it is dropped,
+ * counted in `rejected` and logged.
+ */
+import type { AgentCounters } from '../agent/counters.js';
+import { toAgentError, type AgentError } from '../errors.js';
+import type { Clock, Logger, TimerHandle } from '../ports.js';
+import type { RetryPolicy } from '../retry/backoff.js';
+import type { ServiceClient } from '../service/client.js';
+import { Paths } from '../wire.js';
+import type { Outbox } from './outbox.js';
+
+export type SenderState = 'idle' | 'sending' | 'waiting' | 'stopped';
+
+export interface SenderOptions {
+  /** Wait after a 401/403 before trying again, ms. Default 300000. */
+  authRetryMs: number;
+}
+
+const refusedStatuses: readonly number[] = [400, 413, 422];
+
+export class Sender {
+  private state: SenderState = 'idle';
+  private attempt = 0;
+  private timer: TimerHandle | undefined;
+  private authFailed = false;
+  /** Whether the last request reached the service. */
+  online = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly client: ServiceClient,
+    private readonly outbox: Outbox,
+    private readonly policy: RetryPolicy,
+    private readonly logger: Logger,
+    private readonly counters: AgentCounters,
+    private readonly options: SenderOptions = { authRetryMs: 300000 },
+  ) {}
+
+  get current(): SenderState {
+    return this.state;
+  }
+
+  /** Starts a delivery if idle and something is queued. */
+  kick(): void {
+    if (this.state !== 'idle' || this.outbox.batches === 0) return;
+    void this.sendNext();
+  }
+
+  /** Retries at once (e.g. after a successful config read shows the service is back). */
+  retryNow(): void {
+    if (this.state !== 'waiting') return;
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.state = 'idle';
+    this.kick();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    this.state = 'stopped';
+  }
+
+  private async sendNext(): Promise<void> {
+    const batch = this.outbox.peek();
+    if (batch === undefined) return;
+    this.state = 'sending';
+    const path = batch.lane === 's' ? Paths.statesWrite : Paths.measurementsWrite;
+    const field = batch.lane === 's' ? 'states' : 'measurements';
+    const body = `${this.client.devicePrefix()}"${field}":${batch.json}}`;
+    try {
+      await this.client.post(path, body);
+      if ((this.state as SenderState) === 'stopped') return;
+      this.outbox.remove(batch.seq);
+      this.counters.sent += batch.count;
+      this.counters.requests++;
+      this.attempt = 0;
+      this.online = true;
+      if (this.authFailed) this.logger.log('info', 'service accepts the token again');
+      this.authFailed = false;
+      this.state = 'idle';
+    } catch (e) {
+      if ((this.state as SenderState) === 'stopped') return;
+      this.counters.failures++;
+      this.onFailure(toAgentError(e), batch.seq, batch.count);
+    }
+    this.kick();
+  }
+
+  private onFailure(error: AgentError, seq: number, count: number): void {
+    if (error.code === 'http.status' && error.status !== undefined && refusedStatuses.includes(error.status)) {
+      this.online = true;
+      this.outbox.remove(seq);
+      this.counters.rejected += count;
+      this.logger.log('error', 'service refused a batch; dropped', {
+        status: error.status,
+        records: count,
+        reason: error.message,
+      });
+      this.state = 'idle';
+      return;
+    }
+    let delayMs: number;
+    if (error.code === 'auth') {
+      this.online = true;
+      if (!this.authFailed)
+        this.logger.log('error', 'service refused the token; not retrying blindly', {
+          status: error.status,
+          retryInMs: this.options.authRetryMs,
+        });
+      this.authFailed = true;
+      delayMs = this.options.authRetryMs;
+    } else {
+      this.online = false;
+      this.attempt++;
+      delayMs = this.policy.nextDelayMs(this.attempt) ?? this.options.authRetryMs;
+      this.logger.log(this.attempt === 1 ? 'warn' : 'debug', 'delivery failed; retrying', {
+        code: error.code,
+        status: error.status,
+        attempt: this.attempt,
+        delayMs,
+      });
+    }
+    this.state = 'waiting';
+    this.timer = this.clock.setTimer(this.onRetry, delayMs);
+  }
+
+  private readonly onRetry = (): void => {
+    this.timer = undefined;
+    if (this.state !== 'waiting') return;
+    this.state = 'idle';
+    this.kick();
+  };
+}

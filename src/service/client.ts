@@ -1,0 +1,116 @@
+/**
+ * Typed HTTP client of the Device Data Service for the calls a device makes
+ * (spec section 4): configuration reads, state and measurement writes, the
+ * desired-state resync read. Every request carries the bearer token (spec 5);
+ * non-2xx answers become AgentError `auth` (401, 403: not retried blindly) or
+ * `http.status`, with the status and the problem detail (decisions 6); every
+ * response's `Date` header is offered to the wall time (decisions 4).
+ */
+import { AgentError } from '../errors.js';
+import type { HttpResponse, HttpTransport } from '../ports.js';
+import { Paths, StateSide } from '../wire.js';
+import { isObject } from '../config/fields.js';
+
+export interface ServiceAccess {
+  /** Base URL without trailing slash, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** Device external key (or UUID) used as `device` in every call. */
+  device: string;
+  /** Access token (spec 5). */
+  token: string;
+}
+
+export type Query = ReadonlyArray<readonly [string, string]>;
+
+export class ServiceClient {
+  private readonly base: string;
+  /** Called with every response's `Date` header (wall time learns from it). */
+  onDate: ((header: string | undefined) => void) | undefined;
+  /** HTTP requests answered (any status) and bytes of request bodies sent. */
+  requests = 0;
+  bytesSent = 0;
+
+  constructor(
+    private readonly http: HttpTransport,
+    readonly access: ServiceAccess,
+  ) {
+    this.base = access.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** GET `path?query`, answering the parsed JSON body. */
+  async get(path: string, query: Query): Promise<unknown> {
+    const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+    const response = await this.send('GET', `${this.base}${path}${search === '' ? '' : '?' + search}`, undefined);
+    try {
+      return JSON.parse(response.body) as unknown;
+    } catch (e) {
+      throw new AgentError('wire.invalid', `${path}: response is not JSON`, { cause: e });
+    }
+  }
+
+  /** POST a JSON body already encoded (the outbox keeps records as JSON text). */
+  async post(path: string, body: string): Promise<void> {
+    await this.send('POST', `${this.base}${path}`, body);
+  }
+
+  channelsList(): Promise<unknown> {
+    return this.get(Paths.channelsList, [['device', this.access.device]]);
+  }
+
+  deviceGet(): Promise<unknown> {
+    return this.get(Paths.devicesGet, [['device', this.access.device]]);
+  }
+
+  propertiesGet(): Promise<unknown> {
+    return this.get(Paths.propertiesGet, [['device', this.access.device]]);
+  }
+
+  /** `states/read/last` of this device's `*.desired` channels (decisions 5). */
+  desiredLast(): Promise<unknown> {
+    return this.get(Paths.statesReadLast, [
+      ['device', this.access.device],
+      ['channels', `*${StateSide.desired}`],
+    ]);
+  }
+
+  /** Body prefix `{"device":"<key>",` shared by the write calls. */
+  devicePrefix(): string {
+    return `{"device":${JSON.stringify(this.access.device)},`;
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined): Promise<HttpResponse> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.access.token}`,
+      accept: 'application/json',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await this.http.request(
+      body === undefined ? { method, url, headers } : { method, url, headers, body },
+    );
+    this.requests++;
+    if (body !== undefined) this.bytesSent += body.length;
+    this.onDate?.(response.headers['date']);
+    if (response.status >= 200 && response.status < 300) return response;
+    const path = url.slice(this.base.length).split('?')[0] ?? url;
+    const detail = problemDetail(response.body);
+    const message = `${method} ${path}: ${response.status}${detail === '' ? '' : ' ' + detail}`;
+    const code = response.status === 401 || response.status === 403 ? 'auth' : 'http.status';
+    throw new AgentError(code, message, { status: response.status });
+  }
+}
+
+/** `title: detail` of an RFC 9457 problem body, or '' (the body is untrusted). */
+function problemDetail(body: string): string {
+  try {
+    const o: unknown = JSON.parse(body);
+    if (!isObject(o)) return '';
+    const title = typeof o['title'] === 'string' ? o['title'] : '';
+    const detail = typeof o['detail'] === 'string' ? o['detail'] : '';
+    return [title, detail]
+      .filter((s) => s !== '')
+      .join(': ')
+      .slice(0, 200);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,149 @@
+/** The agent end to end on fakes: configuration, sampling, transmit events, reporting, batching. */
+import { Errno } from '../../../src/errno.js';
+import { assert } from '../../support/assert.js';
+import { ch, wireSeconds, world } from './harness.js';
+
+describe('agent: configuration and reporting', () => {
+  it('samples pins and reports per transmit events, batched, with correct timestamps', async () => {
+    const w = world({
+      channels: [
+        ch('door', 'digitalInput', { pin: 4, transmitEvents: [{ type: 'change' }] }),
+        ch('temp', 'analogInput', {
+          pin: 34,
+          scaleGain: 0.1,
+          scaleOffset: -40,
+          transmitEvents: [{ type: 'delta', minimalChange: 0.5 }],
+        }),
+      ],
+    });
+    w.pins.analog.set(34, 600);
+    await w.agent.start();
+    await w.clock.advanceAsync(250); // scans at 0, 100, 200
+    w.pins.digital.set(4, true);
+    w.pins.analog.set(34, 603); // +0.3: below delta
+    await w.clock.advanceAsync(100); // scan at 300
+    w.pins.analog.set(34, 606); // +0.6 from the last reported
+    await w.clock.advanceAsync(100); // scan at 400
+    assert.equal(w.http.states.length, 0, 'nothing sent before the batch is 1 s old');
+    await w.clock.advanceAsync(1000);
+    assert.deepEqual(w.http.statesOf('door.reported'), [
+      { channel: 'door.reported', value: false, timestamp: wireSeconds(w.clock, 0) },
+      { channel: 'door.reported', value: true, timestamp: wireSeconds(w.clock, 300) },
+    ]);
+    assert.deepEqual(
+      w.http.statesOf('temp.reported').map((s) => [s.value, s.timestamp]),
+      [
+        [20, wireSeconds(w.clock, 0)],
+        [20.6, wireSeconds(w.clock, 400)],
+      ],
+    );
+    assert.equal(w.http.writeRequests, 1, 'one request carried all four records');
+    assert.equal(w.agent.counters.sent, 4);
+    assert.equal(w.agent.counters.sampled, 2 * 15);
+    w.logger.assertNoErrors();
+    w.agent.stop();
+  });
+
+  it('rejects a bad channel with -EINVAL, a type without provider with -EOPNOTSUPP; the others work', async () => {
+    const w = world({
+      channels: [
+        ch('bad', 'analogInput', { scanInterval: 5, pin: 1 }),
+        ch('gps', 'location'),
+        ch('nopin', 'digitalInput', { pin: 99 }),
+        ch('ok', 'digitalInput', { pin: 4 }),
+      ],
+    });
+    w.pins.unavailable.add(99);
+    await w.agent.start();
+    await w.clock.advanceAsync(1000);
+    assert.deepEqual(
+      w.http.statesOf('bad.reported').map((s) => s.error),
+      [Errno.EINVAL],
+    );
+    assert.deepEqual(
+      w.http.statesOf('gps.lat.reported').map((s) => s.error),
+      [Errno.EOPNOTSUPP],
+    );
+    assert.equal(w.http.states.filter((s) => s.channel?.startsWith('gps.') === true).length, 7);
+    assert.deepEqual(
+      w.http.statesOf('nopin.reported').map((s) => s.error),
+      [Errno.EIO],
+    );
+    assert.ok(w.http.statesOf('ok.reported').length >= 10);
+    assert.equal(w.logger.find('error', 'channel rejected').length, 2);
+    assert.equal(w.logger.find('warn', 'no provider').length, 1);
+    w.agent.stop();
+  });
+
+  it('reports a failing read as -EIO and the value again when it recovers', async () => {
+    const w = world({ channels: [ch('door', 'digitalInput', { pin: 4, transmitEvents: [{ type: 'change' }] })] });
+    await w.agent.start();
+    await w.clock.advanceAsync(100);
+    w.pins.failing.add(4);
+    await w.clock.advanceAsync(200);
+    w.pins.failing.delete(4);
+    await w.clock.advanceAsync(1200);
+    assert.deepEqual(
+      w.http.statesOf('door.reported').map((s) => (s.error === undefined ? s.value : s.error)),
+      [false, Errno.EIO, false],
+    );
+    w.agent.stop();
+  });
+
+  it('reloads the configuration on request, keeping transmit state when nothing changed', async () => {
+    const w = world({ channels: [ch('door', 'digitalInput', { pin: 4, transmitEvents: [{ type: 'change' }] })] });
+    await w.agent.start();
+    await w.clock.advanceAsync(1100);
+    await w.agent.reloadConfig();
+    await w.clock.advanceAsync(1100);
+    assert.equal(w.http.statesOf('door.reported').length, 1, 'same configuration: no new first sample');
+    w.http.channels = {
+      buses: [],
+      channels: [ch('door', 'digitalInput', { pin: 5, transmitEvents: [{ type: 'change' }] })],
+    };
+    await w.agent.reloadConfig();
+    await w.clock.advanceAsync(1100);
+    assert.equal(w.http.statesOf('door.reported').length, 2, 'new configuration: first sample reported');
+    assert.ok(!w.pins.open.has(4) && w.pins.open.has(5), 'old pin closed, new pin open');
+    w.agent.stop();
+  });
+
+  it('publishes application measurements and custom values', async () => {
+    const w = world({
+      channels: [ch('note', 'custom', { customType: 'number', transmitEvents: [{ type: 'change' }] })],
+    });
+    await w.agent.start();
+    w.custom.publish('note', 7);
+    w.agent.writeMeasurement('energy', 12.5);
+    await w.clock.advanceAsync(1200);
+    assert.deepEqual(
+      w.http.statesOf('note.reported').map((s) => s.value),
+      [7],
+    );
+    assert.deepEqual(
+      w.http.measurements.map((m) => [m.metric, m.value]),
+      [['energy', 12.5]],
+    );
+    assert.throws(() => w.custom.publish('note', 1.5), 'config.invalid');
+    assert.throws(() => w.custom.publish('nope', 1), 'config.invalid');
+    w.agent.stop();
+  });
+
+  it('keeps and merges properties, telling the application', async () => {
+    const w = world({ channels: [] });
+    w.http.properties = { 'report-mode': 'normal', 'sample-rate': 1 };
+    const seen: unknown[] = [];
+    w.agent.onProperties((_all, changed) => seen.push(changed));
+    await w.agent.start();
+    w.agent.updateProperties({ 'sample-rate': 5 }, false);
+    assert.deepEqual(w.agent.properties, { 'report-mode': 'normal', 'sample-rate': 5 });
+    w.agent.updateProperties({ 'led-enabled': true }, true);
+    assert.deepEqual(w.agent.properties, { 'led-enabled': true });
+    assert.deepEqual(seen, [
+      { 'report-mode': 'normal', 'sample-rate': 1 },
+      { 'sample-rate': 5 },
+      { 'led-enabled': true },
+    ]);
+    w.agent.stop();
+  });
+});

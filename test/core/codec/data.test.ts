@@ -1,0 +1,148 @@
+import type { DataLayout, DataType } from '../../../src/config/model.js';
+import { DataTypeBits } from '../../../src/config/model.js';
+import { decodeData } from '../../../src/codec/data.js';
+import { encodeData } from '../../../src/codec/encode.js';
+import { isFailure } from '../../../src/codec/failure.js';
+import { rawRangeOf } from '../../../src/codec/raw-range.js';
+import { Errno } from '../../../src/errno.js';
+import { assert } from '../../support/assert.js';
+
+function layout(dataType: DataType, dataOrder: DataLayout['dataOrder'] = 'bigEndian', offset = 0, size?: number) {
+  return { dataType, dataOrder, dataOffsetBits: offset, dataSizeBits: size ?? DataTypeBits[dataType] };
+}
+const bytes = (...b: number[]) => Uint8Array.from(b);
+
+function errnoOf(x: unknown): number | undefined {
+  return isFailure(x) ? x.errno : undefined;
+}
+
+describe('codec/data: decoding (decisions.md section 2)', () => {
+  it('decodes every integer width in both orders', () => {
+    const w = bytes(0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0);
+    assert.equal(decodeData(w, layout('uint8')), 0x12);
+    assert.equal(decodeData(w, layout('int8', 'bigEndian', 32)), 0x9a - 256);
+    assert.equal(decodeData(w, layout('uint16')), 0x1234);
+    assert.equal(decodeData(w, layout('uint16', 'littleEndian')), 0x3412);
+    assert.equal(decodeData(w, layout('int16', 'bigEndian', 32)), 0x9abc - 0x10000);
+    assert.equal(decodeData(w, layout('uint32')), 0x12345678);
+    assert.equal(decodeData(w, layout('uint32', 'littleEndian')), 0x78563412);
+    assert.equal(decodeData(w, layout('int32', 'bigEndian', 32)), 0x9abcdef0 - 2 ** 32);
+  });
+
+  it('littleEndian is the full reverse of the bigEndian byte string (registers too)', () => {
+    // uint32 0x11223344 in two registers, least significant register and byte first.
+    assert.equal(decodeData(bytes(0x44, 0x33, 0x22, 0x11), layout('uint32', 'littleEndian')), 0x11223344);
+    assert.equal(decodeData(bytes(0x11, 0x22, 0x33, 0x44), layout('uint32', 'bigEndian')), 0x11223344);
+  });
+
+  it('takes dataOffset and dataSize in bits, sign-extending narrow signed fields', () => {
+    const w = bytes(0b1011_0110, 0xff);
+    assert.equal(decodeData(w, layout('uint8', 'bigEndian', 2, 3)), 0b110);
+    assert.equal(decodeData(w, layout('int8', 'bigEndian', 0, 4)), 0b1011 - 16);
+    assert.equal(decodeData(w, layout('uint8', 'littleEndian', 1, 3)), 0b011);
+    assert.equal(decodeData(w, layout('bool', 'bigEndian', 0, 1)), true);
+    assert.equal(decodeData(w, layout('bool', 'littleEndian', 0, 1)), false);
+    // J1939 engine speed: bytes 4-5 (offset 24), little endian, 0x1AC4 = 6852.
+    assert.equal(
+      decodeData(bytes(0xf0, 0x7d, 0xa0, 0xc4, 0x1a, 0xff, 0xff, 0xff), layout('uint16', 'littleEndian', 24, 16)),
+      6852,
+    );
+  });
+
+  it('reports 64-bit integers as numbers when exact, as decimal strings otherwise', () => {
+    assert.equal(decodeData(bytes(0, 0, 0, 0, 0, 0, 1, 0), layout('uint64')), 256);
+    assert.equal(decodeData(bytes(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe), layout('int64')), -2);
+    assert.equal(
+      decodeData(bytes(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), layout('uint64')),
+      '18446744073709551615',
+    );
+    assert.equal(decodeData(bytes(0x80, 0, 0, 0, 0, 0, 0, 1), layout('int64')), '-9223372036854775807');
+    assert.equal(decodeData(bytes(0x10, 0, 0, 0, 0, 0, 0, 0), layout('uint64')), 2 ** 60);
+    assert.equal(decodeData(bytes(0, 0x20, 0, 0, 0, 0, 0, 1), layout('uint64')), '9007199254740993');
+  });
+
+  it('decodes IEEE-754 floats and the Siemens totalizer; non-finite is -ERANGE', () => {
+    assert.equal(decodeData(bytes(0x41, 0x48, 0, 0), layout('float32')), 12.5);
+    assert.equal(decodeData(bytes(0, 0, 0x48, 0x41), layout('float32', 'littleEndian')), 12.5);
+    assert.equal(decodeData(bytes(0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18), layout('float64')), Math.PI);
+    assert.equal(decodeData(bytes(0x40, 0xfe, 0x24, 0x0c, 0, 0, 0, 0), layout('siemensTotalType')), 123456.75);
+    assert.equal(errnoOf(decodeData(bytes(0x7f, 0xc0, 0, 0), layout('float32'))), Errno.ERANGE);
+    assert.equal(errnoOf(decodeData(bytes(0x7f, 0x80, 0, 0), layout('float32'))), Errno.ERANGE);
+  });
+
+  it('fails with -EIO when the window is shorter than the field', () => {
+    assert.equal(errnoOf(decodeData(bytes(1, 2, 3), layout('uint32'))), Errno.EIO);
+    assert.equal(errnoOf(decodeData(bytes(1, 2), layout('uint8', 'littleEndian', 9, 8))), Errno.EIO);
+  });
+});
+
+describe('codec/encode: desired values (range-checked)', () => {
+  function encoded(value: Parameters<typeof encodeData>[0], l: DataLayout, size = 8): Uint8Array | number {
+    const w = new Uint8Array(size);
+    const f = encodeData(value, l, w);
+    return f === undefined ? w : f.errno;
+  }
+
+  it('round-trips every type in both orders', () => {
+    const cases: [DataType, number | boolean | string][] = [
+      ['bool', true],
+      ['int8', -100],
+      ['uint8', 200],
+      ['int16', -30000],
+      ['uint16', 65535],
+      ['int32', -2e9],
+      ['uint32', 4e9],
+      ['int64', '-9223372036854775807'],
+      ['uint64', '18446744073709551615'],
+      ['int64', -5],
+      ['float32', 12.5],
+      ['float64', Math.E],
+      ['siemensTotalType', 98765.4321],
+    ];
+    for (const order of ['bigEndian', 'littleEndian'] as const) {
+      for (const [type, value] of cases) {
+        const l = layout(type, order, type === 'bool' ? 5 : 0);
+        const w = encoded(value, l);
+        assert.ok(w instanceof Uint8Array, `${type} ${order} encodes`);
+        assert.equal(decodeData(w, l), value, `${type} ${order}`);
+      }
+    }
+  });
+
+  it('keeps the other bits of the window (read-modify-write)', () => {
+    const w = bytes(0xff, 0xff);
+    assert.equal(encodeData(0, layout('uint8', 'bigEndian', 4, 4), w), undefined);
+    assert.deepEqual(w, bytes(0xf0, 0xff));
+  });
+
+  it('refuses out-of-range values with -ERANGE and wrong types with -EINVAL', () => {
+    assert.equal(encoded(256, layout('uint8')), Errno.ERANGE);
+    assert.equal(encoded(-1, layout('uint16')), Errno.ERANGE);
+    assert.equal(encoded(-129, layout('int8')), Errno.ERANGE);
+    assert.equal(encoded(8, layout('uint8', 'bigEndian', 0, 3)), Errno.ERANGE);
+    assert.equal(encoded(4e38, layout('float32')), Errno.ERANGE);
+    assert.equal(encoded('18446744073709551616', layout('uint64')), Errno.ERANGE);
+    assert.equal(encoded(2, layout('bool')), Errno.ERANGE);
+    assert.equal(encoded('x', layout('uint16')), Errno.EINVAL);
+    assert.equal(encoded(true, layout('uint16')), Errno.EINVAL);
+    assert.equal(encoded('1', layout('float32')), Errno.EINVAL);
+  });
+
+  it('rounds integer values to the nearest count', () => {
+    const w = encoded(124.99999999999999, layout('uint16'));
+    assert.ok(w instanceof Uint8Array);
+    assert.equal(decodeData(w, layout('uint16')), 125);
+  });
+});
+
+describe('codec/raw-range: what the agent may pass after inverse scaling', () => {
+  it('bounds integers by dataSize and float32 by its finite range', () => {
+    const l = (dataType: DataType, size?: number) => layout(dataType, 'bigEndian', 0, size);
+    assert.deepEqual(rawRangeOf(l('uint16')), { min: 0, max: 65535, integer: true });
+    assert.deepEqual(rawRangeOf(l('int8', 4)), { min: -8, max: 7, integer: true });
+    assert.deepEqual(rawRangeOf(l('uint64')), { min: 0, max: 2 ** 53 - 1, integer: true });
+    assert.equal(rawRangeOf(l('float32'))?.max, 3.4028234663852886e38);
+    assert.equal(rawRangeOf(l('float64')), undefined);
+    assert.equal(rawRangeOf(l('bool')), undefined);
+  });
+});

@@ -1,0 +1,48 @@
+/** Batching by count, bytes and age. */
+import { Batcher } from '../../../src/report/batcher.js';
+import { FakeClock } from '../../fakes/fake-clock.js';
+import { assert } from '../../support/assert.js';
+
+function setup(maxRecords: number, maxBytes: number, maxAgeMs: number) {
+  const clock = new FakeClock();
+  const out: Array<{ lane: string; json: string; count: number }> = [];
+  const b = new Batcher(clock, { maxRecords, maxBytes, maxAgeMs }, (lane, json, count) =>
+    out.push({ lane, json, count }),
+  );
+  return { clock, out, b };
+}
+
+describe('batcher', () => {
+  it('closes a batch at maxRecords', () => {
+    const { out, b } = setup(3, 10000, 1000);
+    for (let i = 0; i < 7; i++) b.add('s', `${i}`);
+    assert.deepEqual(out, [
+      { lane: 's', json: '[0,1,2]', count: 3 },
+      { lane: 's', json: '[3,4,5]', count: 3 },
+    ]);
+    assert.equal(b.pending, 1);
+  });
+
+  it('closes a batch before it would pass maxBytes', () => {
+    const { out, b } = setup(100, 12, 1000);
+    b.add('s', '"aaa"');
+    b.add('s', '"bbb"');
+    assert.equal(out.length, 1);
+    assert.equal(out[0]?.json, '["aaa"]');
+  });
+
+  it('closes every lane maxAgeMs after the first record', () => {
+    const { clock, out, b } = setup(100, 10000, 1000);
+    b.add('s', '1');
+    clock.advance(500);
+    b.add('m', '2');
+    clock.advance(499);
+    assert.equal(out.length, 0);
+    clock.advance(1);
+    assert.deepEqual(out, [
+      { lane: 's', json: '[1]', count: 1 },
+      { lane: 'm', json: '[2]', count: 1 },
+    ]);
+    assert.equal(clock.pending, 0);
+  });
+});

@@ -1,0 +1,83 @@
+/** The scheduler: each task at its interval, deadline-based (no drift), missed scans skipped. */
+import { Scheduler, type ScanTask } from '../../../src/sched/scheduler.js';
+import { FakeClock } from '../../fakes/fake-clock.js';
+import { assert } from '../../support/assert.js';
+
+class Recorder implements ScanTask {
+  readonly at: number[] = [];
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly costMs = 0,
+  ) {}
+  scan(nowMs: number): void {
+    this.at.push(nowMs);
+    if (this.costMs > 0) this.clock.advance(this.costMs); // a slow scan: time passes inside it
+  }
+}
+
+describe('scheduler', () => {
+  it('runs each task at its own interval from its start', () => {
+    const clock = new FakeClock();
+    const s = new Scheduler(clock);
+    const a = new Recorder(clock);
+    const b = new Recorder(clock);
+    s.add(a, 100);
+    s.add(b, 250);
+    s.start();
+    clock.advance(1000);
+    assert.deepEqual(a.at, [0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    assert.deepEqual(b.at, [0, 250, 500, 750, 1000]);
+  });
+
+  it('does not drift when scans take time', () => {
+    const clock = new FakeClock();
+    const s = new Scheduler(clock);
+    const slow = new Recorder(clock, 30);
+    s.add(slow, 100);
+    s.start();
+    clock.advance(1000);
+    assert.deepEqual(slow.at.slice(0, 5), [0, 100, 200, 300, 400]);
+  });
+
+  it('skips scans missed while the host was busy, keeping the phase, and counts them', () => {
+    const clock = new FakeClock();
+    const s = new Scheduler(clock);
+    const stuck = new Recorder(clock, 350);
+    s.add(stuck, 100);
+    s.start();
+    clock.advance(1000);
+    // The scan at 0 runs until 350: the overdue scan (due 100) runs once, late, at 350; those due
+    // 200 and 300 are skipped, and the deadlines stay on the 100 ms grid (next due 400).
+    assert.deepEqual(stuck.at.slice(0, 3), [0, 350, 700]);
+    assert.ok(s.missedScans >= 4, `missed ${s.missedScans}`);
+  });
+
+  it('stops, removes and clears', () => {
+    const clock = new FakeClock();
+    const s = new Scheduler(clock);
+    const a = new Recorder(clock);
+    const entry = s.add(a, 100);
+    s.start();
+    clock.advance(100);
+    s.remove(entry);
+    clock.advance(500);
+    assert.deepEqual(a.at, [0, 100]);
+    assert.equal(clock.pending, 0);
+    s.add(a, 100, 50);
+    clock.advance(50);
+    s.stop();
+    clock.advance(500);
+    assert.deepEqual(a.at, [0, 100, 650]);
+  });
+
+  it('refuses a non-positive interval', () => {
+    const s = new Scheduler(new FakeClock());
+    let threw = false;
+    try {
+      s.add({ scan: () => undefined }, 0);
+    } catch {
+      threw = true;
+    }
+    assert.ok(threw);
+  });
+});

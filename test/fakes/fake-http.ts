@@ -1,0 +1,85 @@
+/**
+ * A fake HttpTransport with a tiny in-memory service behind it: it answers
+ * `channels/list`, `devices/get`, `properties/get` and `states/read/last` from
+ * what a test sets, records every `states/write` and `measurements/write`
+ * entry, and can go offline (network error) or answer a chosen status.
+ * Portable: no URL class, no Node.
+ */
+import { AgentError } from '../../src/errors.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
+import { Paths } from '../../src/wire.js';
+
+export interface WrittenRecord {
+  channel?: string;
+  metric?: string;
+  value?: unknown;
+  error?: number;
+  timestamp: number;
+}
+
+export class FakeHttp implements HttpTransport {
+  readonly requests: HttpRequest[] = [];
+  readonly states: WrittenRecord[] = [];
+  readonly measurements: WrittenRecord[] = [];
+  /** Bodies answered per path (GET). */
+  channels: unknown = { buses: [], channels: [] };
+  device: unknown = { uid: 'dev-uid', key: 'dev', name: 'Device', enabled: true };
+  properties: unknown = {};
+  desired: unknown = [];
+  /** When set, every request fails with a network error. */
+  offline = false;
+  /** When set, every write answers this status (e.g. 500, 401). */
+  writeStatus: number | undefined;
+  /** The `Date` header to send, if any. */
+  date: string | undefined;
+  /** Requests waiting for `release()` when `hold` is set. */
+  hold = false;
+  private held: Array<() => void> = [];
+
+  async request(request: HttpRequest): Promise<HttpResponse> {
+    this.requests.push(request);
+    if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.offline) throw new AgentError('network', 'fake: connection refused');
+    const path = request.url.replace(/^[a-z]+:\/\/[^/]+/, '').split('?')[0] ?? '';
+    const headers: Record<string, string> = this.date === undefined ? {} : { date: this.date };
+    const ok = (body: unknown): HttpResponse => ({ status: 200, headers, body: JSON.stringify(body) });
+    if (request.method === 'POST' && (path === Paths.statesWrite || path === Paths.measurementsWrite)) {
+      if (this.writeStatus !== undefined) {
+        return { status: this.writeStatus, headers, body: JSON.stringify({ status: this.writeStatus, title: 'fake' }) };
+      }
+      const body = JSON.parse(request.body ?? '{}') as { states?: WrittenRecord[]; measurements?: WrittenRecord[] };
+      if (body.states !== undefined) this.states.push(...body.states);
+      if (body.measurements !== undefined) this.measurements.push(...body.measurements);
+      return ok({});
+    }
+    switch (path) {
+      case Paths.channelsList:
+        return ok(this.channels);
+      case Paths.devicesGet:
+        return ok(this.device);
+      case Paths.propertiesGet:
+        return ok(this.properties);
+      case Paths.statesReadLast:
+        return ok(this.desired);
+      default:
+        return { status: 404, headers, body: '{"status":404,"title":"Not Found"}' };
+    }
+  }
+
+  /** Lets held requests continue. */
+  release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const resolve of held) resolve();
+  }
+
+  /** Written states of one channel (name with `.reported`), in order. */
+  statesOf(channel: string): WrittenRecord[] {
+    return this.states.filter((s) => s.channel === channel);
+  }
+
+  /** Number of write requests received. */
+  get writeRequests(): number {
+    return this.requests.filter((r) => r.method === 'POST').length;
+  }
+}
