@@ -41,7 +41,14 @@ export interface ServiceOptions {
   dbPath?: string;
   /** Unix ms; default Date.now. All server time (defaults, Durations, Date header, token expiry) goes through it. */
   now?: () => number;
-  hub?: { pingIntervalMs?: number; clientTimeoutMs?: number; maxMessageBytes?: number; connectionTokenTtlMs?: number };
+  hub?: {
+    pingIntervalMs?: number;
+    clientTimeoutMs?: number;
+    maxMessageBytes?: number;
+    connectionTokenTtlMs?: number;
+    /** Open hub connections at most (default 1000); beyond, the upgrade answers 503. */
+    maxConnections?: number;
+  };
   /** Default: silent. */
   log?: (line: string) => void;
 }
@@ -79,12 +86,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     clientTimeoutMs: options.hub?.clientTimeoutMs ?? 30_000,
     maxMessageBytes: options.hub?.maxMessageBytes ?? 32 * 1024,
     connectionTokenTtlMs: options.hub?.connectionTokenTtlMs ?? 30_000,
+    maxConnections: options.hub?.maxConnections ?? 1000,
   });
   context.notifier = hub;
 
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const server = createServer();
-  const router = new Router(context.tokens, context.now, `http://${displayHost}`);
+  const router = new Router(context.tokens, context.now, `http://${displayHost}`, log);
   addDeviceRoutes(router, context);
   addProductRoutes(router, context);
   addRelationRoutes(router, context);

@@ -21,6 +21,9 @@ export function noFaults(): HubFaults {
   return { fragmentFrames: false, batchRecords: false, splitRecords: false, silent: false, refuseWith: null };
 }
 
+/** Records coalesced into one message at most, when batching. */
+export const maxBatchRecords = 256;
+
 /** Sends a connection's records over its WebSocket through the fault switches. */
 export class FaultyOutput {
   private batch: string[] = [];
@@ -36,6 +39,7 @@ export class FaultyOutput {
     if (this.faults.batchRecords) {
       if (this.batch.length === 0) setImmediate(() => this.flush());
       this.batch.push(record);
+      if (this.batch.length >= maxBatchRecords) this.flush(); // bounded: a full batch goes out at once
       return;
     }
     this.message(record);
