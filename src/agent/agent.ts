@@ -9,7 +9,6 @@
  * with backoff until the service answers. The outbox left by a previous run is
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
  */
-import { isObject } from '../config/fields.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
@@ -27,7 +26,7 @@ import { createCounters, type AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
 import { DesiredApplier, parseDesiredRecords } from './desired-apply.js';
 import type { ChannelDriverProvider, Sample, Value } from './driver.js';
-import { Properties, parseProperties, type PropertiesListener, type PropertyValues } from './properties.js';
+import { Properties, readDeviceAndProperties, type PropertiesListener, type PropertyValues } from './properties.js';
 
 export interface AgentOptions {
   clock: Clock;
@@ -84,7 +83,13 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
     this.outbox = new Outbox(options.store, { ...defaultOutboxOptions, ...options.outbox }, this.logger);
     this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count, bytes) => {
-      this.outbox.append(lane, json, count, bytes);
+      try {
+        this.outbox.append(lane, json, count, bytes);
+      } catch (e) {
+        // A full or failing store must not stop sampling: the batch is lost, counted and logged.
+        this.stats.lostToStore += count;
+        this.logger.log('error', 'outbox: batch not stored', { records: count, reason: toAgentError(e).message });
+      }
       this.sender.kick();
     });
     this.reporter = new Reporter(this.wallTime, this.batcher, this.stats, { maxHeld: options.maxHeld ?? 2000 });
@@ -111,7 +116,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.stats.queued = this.outbox.records;
     this.stats.queuedBytes = this.outbox.bytes;
     this.stats.held = this.reporter.heldCount;
-    this.stats.dropped = this.outbox.dropped + this.reporter.droppedHeld;
+    this.stats.dropped = this.outbox.dropped + this.reporter.droppedHeld + this.stats.lostToStore;
     return this.stats;
   }
 
@@ -230,16 +235,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   private async readDeviceAndProperties(): Promise<void> {
-    try {
-      const device = await this.client.deviceGet();
-      if (isObject(device) && typeof device['uid'] === 'string') {
-        this.device = { uid: device['uid'], name: typeof device['name'] === 'string' ? device['name'] : '' };
-      }
-      const { values, skipped } = parseProperties(await this.client.propertiesGet());
-      if (skipped.length > 0) this.logger.log('warn', 'properties skipped', { skipped: skipped.join('; ') });
-      this.props.update(values, true);
-    } catch (e) {
-      this.logger.log('warn', 'device or properties not read', { reason: toAgentError(e).message });
-    }
+    const device = await readDeviceAndProperties(this.client, this.props, this.logger);
+    if (device !== undefined) this.device = device;
   }
 }
