@@ -61,3 +61,12 @@ describe('custom channels', () => {
     assert.equal(logger.find('error', 'listener threw').length, 1);
   });
 });
+
+describe('custom channels: bounds', () => {
+  it('refuses values for more unknown channels than it keeps before the configuration', () => {
+    const provider = new CustomChannels(new FakeLogger());
+    for (let i = 0; i < 64; i++) provider.publish(`c${i}`, i);
+    assert.throws(() => provider.publish('one-too-many', 1), 'overflow');
+    provider.publish('c0', 5); // a known early key may change
+  });
+});
