@@ -6,9 +6,9 @@
  * system and signal ids, vendor additions) are read where known and
  * otherwise ignored.
  */
-import type { FieldReader } from './nmea-fields.js';
-import { ASCII } from './sentences.js';
-import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, RmcSentence } from './sentences.js';
+import { FieldReader } from './nmea-fields.js';
+import { ASCII, Talkers, newGga, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
+import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, NmeaSentence, RmcSentence } from './sentences.js';
 
 /** Start and end offsets of each field of the current line (field 0 is the address). */
 export interface FieldOffsets {
@@ -144,4 +144,48 @@ export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out:
   out.geoidSepM = r.value;
   out.navStatus = f.count > 13 ? ch(r, f, 13) : '';
   return !r.bad;
+}
+
+function code3(a: number, b: number, c: number): number {
+  return (a << 16) | (b << 8) | c;
+}
+const GGA = code3(0x47, 0x47, 0x41);
+const RMC = code3(0x52, 0x4d, 0x43);
+const GSA = code3(0x47, 0x53, 0x41);
+const GSV = code3(0x47, 0x53, 0x56);
+const GNS = code3(0x47, 0x4e, 0x53);
+
+/** Decodes verified lines of one line buffer into one reused object per sentence type. */
+export class SentenceDecoder {
+  private readonly reader: FieldReader;
+  private readonly gga = newGga();
+  private readonly rmc = newRmc();
+  private readonly gsa = newGsa();
+  private readonly gsv = newGsv();
+  private readonly gns = newGns();
+
+  constructor(private readonly line: Uint8Array) {
+    this.reader = new FieldReader(line);
+  }
+
+  /** The decoded sentence; null when a field is malformed; undefined for a type we skip. */
+  decode(f: FieldOffsets): NmeaSentence | null | undefined {
+    const line = this.line;
+    const at = f.start[0] as number;
+    if ((f.end[0] as number) - at !== 5 || line[0] !== 0x24) return undefined; // '$' and a 5-letter address only
+    const type = code3(line[at + 2] as number, line[at + 3] as number, line[at + 4] as number);
+    const r = this.reader;
+    r.begin();
+    let sentence: NmeaSentence;
+    let ok: boolean;
+    if (type === GGA) ok = decodeGga(r, f, (sentence = this.gga));
+    else if (type === RMC) ok = decodeRmc(r, f, (sentence = this.rmc));
+    else if (type === GSA) ok = decodeGsa(r, f, (sentence = this.gsa));
+    else if (type === GSV) ok = decodeGsv(r, f, (sentence = this.gsv));
+    else if (type === GNS) ok = decodeGns(r, line, f, (sentence = this.gns));
+    else return undefined;
+    if (!ok) return null;
+    sentence.talker = Talkers[talkerIndex(line[at] as number, line[at + 1] as number)] as (typeof Talkers)[number];
+    return sentence;
+  }
 }

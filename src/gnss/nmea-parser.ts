@@ -8,9 +8,7 @@
  * (TinyGPS++'s rule: commit nothing from a line that has not been verified).
  * STYLE.md practice 5; issue 5.
  */
-import { FieldReader } from './nmea-fields.js';
-import { decodeGga, decodeGns, decodeGsa, decodeGsv, decodeRmc, type FieldOffsets } from './nmea-decode.js';
-import { Talkers, newGga, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
+import { SentenceDecoder, type FieldOffsets } from './nmea-decode.js';
 import type { NmeaSentence } from './sentences.js';
 
 /** Counters of what the parser saw; every line lands in exactly one of passed or failed. */
@@ -74,15 +72,6 @@ function hexValue(c: number): number {
   return -1;
 }
 
-function code3(a: number, b: number, c: number): number {
-  return (a << 16) | (b << 8) | c;
-}
-const GGA = code3(0x47, 0x47, 0x41);
-const RMC = code3(0x52, 0x4d, 0x43);
-const GSA = code3(0x47, 0x53, 0x41);
-const GSV = code3(0x47, 0x53, 0x56);
-const GNS = code3(0x47, 0x4e, 0x53);
-
 export class NmeaParser {
   readonly counters: NmeaCounters = {
     passed: 0,
@@ -101,26 +90,20 @@ export class NmeaParser {
   /** Offset of '*' in the line; -1 before it. */
   private star = -1;
   private fieldCount = 0;
-  private readonly reader: FieldReader;
   private readonly fields: FieldOffsets = {
     start: new Uint16Array(MAX_FIELDS),
     end: new Uint16Array(MAX_FIELDS),
     count: 0,
   };
   private readonly onSentence: (sentence: NmeaSentence) => void;
-  /** One reused object per sentence type (no allocation per sentence). */
-  private readonly gga = newGga();
-  private readonly rmc = newRmc();
-  private readonly gsa = newGsa();
-  private readonly gsv = newGsv();
-  private readonly gns = newGns();
+  private readonly decoder: SentenceDecoder;
 
   constructor(options: NmeaParserOptions) {
     this.onSentence = options.onSentence;
     const size = options.maxLineBytes ?? 128;
     if (!(size >= 16 && size <= 4096)) throw new RangeError(`maxLineBytes out of range: ${size}`);
     this.line = new Uint8Array(size);
-    this.reader = new FieldReader(this.line);
+    this.decoder = new SentenceDecoder(this.line);
   }
 
   /**
@@ -231,40 +214,18 @@ export class NmeaParser {
   }
 
   private dispatch(): void {
-    const f = this.fields;
-    const line = this.line;
-    const addrStart = f.start[0] as number;
-    if ((f.end[0] as number) - addrStart !== 5 || line[0] !== DOLLAR) {
-      this.counters.skipped++; // proprietary ($P...), AIS (!) or odd addresses
-      return;
-    }
-    const a = line[addrStart] as number;
-    const b = line[addrStart + 1] as number;
-    const type = code3(line[addrStart + 2] as number, line[addrStart + 3] as number, line[addrStart + 4] as number);
-    const talker = Talkers[talkerIndex(a, b)] as (typeof Talkers)[number];
-    const r = this.reader;
-    r.begin();
-    let sentence: NmeaSentence;
-    let ok: boolean;
-    if (type === GGA) ok = decodeGga(r, f, (sentence = this.gga));
-    else if (type === RMC) ok = decodeRmc(r, f, (sentence = this.rmc));
-    else if (type === GSA) ok = decodeGsa(r, f, (sentence = this.gsa));
-    else if (type === GSV) ok = decodeGsv(r, f, (sentence = this.gsv));
-    else if (type === GNS) ok = decodeGns(r, line, f, (sentence = this.gns));
-    else {
-      this.counters.skipped++;
-      return;
-    }
-    if (!ok) {
+    const sentence = this.decoder.decode(this.fields);
+    if (sentence === undefined) {
+      this.counters.skipped++; // vendor ($P...), AIS (!), GLL, VTG ...
+    } else if (sentence === null) {
       this.counters.malformed++;
-      return;
-    }
-    sentence.talker = talker;
-    this.counters.delivered++;
-    try {
-      this.onSentence(sentence);
-    } catch {
-      this.counters.callbackErrors++;
+    } else {
+      this.counters.delivered++;
+      try {
+        this.onSentence(sentence);
+      } catch {
+        this.counters.callbackErrors++;
+      }
     }
   }
 }
