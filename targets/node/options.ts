@@ -34,6 +34,7 @@ export const optionTable: OptionSpec[] = [
   { flag: 'scenario', env: 'DDS_SCENARIO', help: 'scenario file (JSON or YAML) of simulated signals' },
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
+  { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD] or simulated[:route.json|log]' },
   { flag: 'help', help: 'print this help', boolean: true },
 ];
 
