@@ -36,6 +36,7 @@ export const optionTable: OptionSpec[] = [
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
   { flag: 'no-hub', help: 'do not open the hub connection (no real-time desired values)', boolean: true },
+  { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD] or simulated[:route.json|log]' },
   { flag: 'help', help: 'print this help', boolean: true },
 ];
 
