@@ -62,13 +62,21 @@ export function parseDuration(text: string): Duration | undefined {
   return { negative: text.startsWith('-'), months, fixedMs };
 }
 
-/** `nowMs` moved by a Duration (calendar months in UTC, then fixed time). */
+/**
+ * `nowMs` moved by a Duration: calendar months in UTC first (the day is clamped
+ * to the target month's last day, as Flux does: Mar 31 - 1mo = Feb 28), then
+ * the fixed part.
+ */
 export function applyDuration(nowMs: number, d: Duration): number {
   const sign = d.negative ? -1 : 1;
   let t = nowMs;
   if (d.months !== 0) {
     const date = new Date(nowMs);
-    date.setUTCMonth(date.getUTCMonth() + sign * d.months);
+    const monthIndex = date.getUTCFullYear() * 12 + date.getUTCMonth() + sign * d.months;
+    const year = Math.floor(monthIndex / 12);
+    const month = monthIndex - year * 12;
+    const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    date.setUTCFullYear(year, month, Math.min(date.getUTCDate(), lastDay));
     t = date.getTime();
   }
   return t + sign * d.fixedMs;

@@ -15,7 +15,7 @@ import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '.
 import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
 import { Outbox, defaultOutboxOptions, type OutboxOptions } from '../report/outbox.js';
 import { Reporter } from '../report/reporter.js';
-import { Sender } from '../report/sender.js';
+import { Sender, type SenderState } from '../report/sender.js';
 import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { ServiceClient, type ServiceAccess } from '../service/client.js';
@@ -47,6 +47,8 @@ export interface AgentOptions {
   authRetryMs?: number;
   /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
   onReport?: (key: string, sample: Sample) => void;
+  /** Sees every sample after scaling, reported or not (displays). Same caveat. */
+  onSample?: (key: string, sample: Sample) => void;
 }
 
 export class Agent implements DesiredStateSink, SampleSink {
@@ -69,6 +71,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   private configTimer: TimerHandle | undefined;
   private configAttempt = 0;
   private running = false;
+  readonly observeSample: ((key: string, sample: Sample) => void) | undefined;
   /** The device's record from `devices/get` (uid, name), once read. */
   device: { uid: string; name: string } | undefined;
 
@@ -76,6 +79,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.clock = options.clock;
     this.logger = options.logger;
     this.retry = options.retry ?? new FullJitterBackoff();
+    this.observeSample = options.onSample;
     this.wallTime = new WallTime(this.clock);
     this.client = new ServiceClient(options.http, options.service);
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
@@ -115,6 +119,11 @@ export class Agent implements DesiredStateSink, SampleSink {
   /** Whether the last delivery reached the service. */
   get online(): boolean {
     return this.sender.online;
+  }
+
+  /** What the delivery loop is doing: idle, sending, waiting (backoff) or stopped. */
+  get delivery(): SenderState {
+    return this.sender.current;
   }
 
   /** Channel keys being sampled now. */

@@ -16,6 +16,8 @@ import type { ChannelDriver, Sample } from './driver.js';
 /** Receives the samples that transmit events let through. */
 export interface SampleSink {
   reportSample(slot: ChannelSlot, sample: Sample, monotonicMs: number): void;
+  /** Optional observer of every scaled sample (displays); absent on devices. */
+  readonly observeSample?: ((key: string, sample: Sample) => void) | undefined;
 }
 
 const scaledTypes: ReadonlySet<string> = new Set(['analogInput', 'analogOutput', 'modbus', 'can']);
@@ -86,6 +88,7 @@ export class ChannelSlot implements ScanTask {
     if (this.closed) return;
     this.counters.sampled++;
     const sample = this.scale(raw);
+    this.sink.observeSample?.(this.channel.key, sample);
     if (this.decider.decide(sample, nowMs)) this.sink.reportSample(this, sample, nowMs);
   }
 

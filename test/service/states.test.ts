@@ -84,6 +84,7 @@ describe('service states', () => {
     assert.equal(await write([{ channel: 'relay.reported' }]), 400);
     assert.equal(await write([{ channel: 'relay.desired', error: -5 }]), 400);
     assert.equal(await write([{ channel: 'relay.reported', error: -5.5 }]), 400);
+    assert.equal(await write([{ channel: 'relay.reported', error: 5 }]), 400);
     assert.equal(await write([{ channel: 'ghost.reported', value: 1 }]), 400);
     assert.equal(await write([{ channel: 'relay', value: 1 }]), 400);
     assert.equal(await write([{ channel: 'temperature.lat.reported', value: 1 }]), 400);

@@ -45,8 +45,9 @@ export function addStateRoutes(router: Router, s: ServiceContext): void {
       const tsMs = writeTimestamp(e, at, c.nowMs);
       if (error !== undefined) {
         if (name.side !== 'reported') throw badRequest(`${at}.error: allowed only on a .reported channel`);
-        if (typeof error !== 'number' || !Number.isInteger(error))
-          throw badRequest(`${at}.error: expected an integer POSIX error`);
+        if (typeof error !== 'number' || !Number.isInteger(error) || error >= 0) {
+          throw badRequest(`${at}.error: expected a negative POSIX error number (e.g. -5 for EIO)`);
+        }
         return { device: device.uid, name: name.name, tsMs, value: undefined, error };
       }
       if (

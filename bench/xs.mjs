@@ -1,0 +1,129 @@
+// bench:xs — the agent core's cost and memory on Moddable's XS engine, measured
+// with xsnap's deterministic meters, against the same pipeline on Node in the
+// same run. Workload: bench/xs/pipeline.ts (16 analog channels, every sample
+// reported through scaling, transmit events, batching, the outbox and a 200 OK
+// transport).
+//
+// Figures:
+// - computrons per sample on XS (deterministic: the same on every machine), and
+//   wall time per sample on XS (native xsnap here) and on Node;
+// - heap slots allocated per sample on XS (slots counted between two GCs);
+// - live heap after 1,000 samples and after 100,000 samples, after a full GC,
+//   on XS (slots and bytes) and on Node (heapUsed): growth must be ~0.
+// Last line: one JSON object of the figures.
+import { runInThisContext, runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleScript } from '../test/xs/run.mjs';
+import { startXs } from '../test/xs/xsnap.mjs';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const CHANNELS = 16;
+const SMALL_SCANS = 1_000 / CHANNELS; // 1,000 samples (62.5 -> 63 scans)
+const LARGE_SCANS = 100_000 / CHANNELS; // 100,000 samples
+const COMPUTE_SCANS = 1_000; // 16,000 samples
+const ALLOC_WINDOWS = 40; // one scan each, after a GC
+/** sizeof(txSlot): 32 bytes on a 64-bit host, 16 on the ESP32 (32-bit). */
+const SLOT_BYTES_HOST = 32;
+const SLOT_BYTES_ESP32 = 16;
+
+const code = await bundleScript([join(root, 'bench', 'xs', 'pipeline.ts')]);
+
+// --- XS -------------------------------------------------------------------
+const worker = await startXs({ name: 'bench-xs' });
+const xs = async (source) => {
+  const started = performance.now();
+  const { meterUsage } = await worker.evaluate(source);
+  return { ...meterUsage, ms: performance.now() - started };
+};
+const xsStats = async () => {
+  const { reply } = await worker.evaluate(
+    'const s = JSON.stringify(__bench.stats()); const b = new TextEncoder().encode(s); b.buffer',
+  );
+  return JSON.parse(new TextDecoder().decode(reply));
+};
+let xsFigures;
+try {
+  await xs(code);
+  await xs('__bench.setup()');
+  await xs(`__bench.scans(${Math.ceil(SMALL_SCANS)}).then(() => __bench.drain())`);
+  const afterSmall = await xs('gc()');
+  const timed = await xs(`__bench.scans(${COMPUTE_SCANS})`);
+  // Slots allocated per scan: XS counts every new slot and resets the count to
+  // the live slots at each GC, so one scan right after a GC shows its allocation.
+  const windows = [];
+  for (let i = 0; i < ALLOC_WINDOWS; i++) {
+    const before = await xs('gc()');
+    const after = await xs('__bench.scans(1)');
+    windows.push(after.currentHeapCount - before.currentHeapCount);
+  }
+  const done = Math.ceil(SMALL_SCANS) + COMPUTE_SCANS + ALLOC_WINDOWS;
+  await xs(`__bench.scans(${LARGE_SCANS - done}).then(() => __bench.drain())`);
+  const afterLarge = await xs('gc()');
+  const stats = await xsStats();
+  const clean = windows.filter((w) => w > 0);
+  const slotsPerSample = clean.reduce((a, b) => a + b, 0) / clean.length / CHANNELS;
+  xsFigures = {
+    computronsPerSample: Math.round(timed.compute / (COMPUTE_SCANS * CHANNELS)),
+    usPerSample: +((1000 * timed.ms) / (COMPUTE_SCANS * CHANNELS)).toFixed(2),
+    slotsAllocatedPerSample: +slotsPerSample.toFixed(1),
+    allocationWindows: clean.length,
+    liveSlotsAfter1k: afterSmall.currentHeapCount,
+    liveSlotsAfter100k: afterLarge.currentHeapCount,
+    liveSlotGrowth: afterLarge.currentHeapCount - afterSmall.currentHeapCount,
+    liveHeapBytesAfter1kEsp32: afterSmall.currentHeapCount * SLOT_BYTES_ESP32,
+    liveHeapBytesAfter100kEsp32: afterLarge.currentHeapCount * SLOT_BYTES_ESP32,
+    reservedBytesAfter1k: afterSmall.allocate,
+    reservedBytesAfter100k: afterLarge.allocate,
+    stats,
+  };
+} finally {
+  await worker.close().catch(() => undefined);
+}
+
+// --- Node: the same bundle, the same steps ---------------------------------
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+runInThisContext(code);
+const bench = globalThis.__bench;
+await bench.setup();
+await bench.scans(Math.ceil(SMALL_SCANS));
+await bench.drain();
+gc();
+const nodeAfterSmall = process.memoryUsage().heapUsed;
+await bench.scans(COMPUTE_SCANS); // warm-up for the JIT
+const started = performance.now();
+await bench.scans(COMPUTE_SCANS);
+const nodeMs = performance.now() - started;
+await bench.scans(LARGE_SCANS - Math.ceil(SMALL_SCANS) - 2 * COMPUTE_SCANS);
+await bench.drain();
+gc();
+const nodeAfterLarge = process.memoryUsage().heapUsed;
+const nodeFigures = {
+  usPerSample: +((1000 * nodeMs) / (COMPUTE_SCANS * CHANNELS)).toFixed(2),
+  heapUsedAfter1k: nodeAfterSmall,
+  heapUsedAfter100k: nodeAfterLarge,
+  heapGrowthBytes: nodeAfterLarge - nodeAfterSmall,
+  stats: bench.stats(),
+};
+
+// --- Report ------------------------------------------------------------------
+const x = xsFigures;
+console.log(`core pipeline, ${CHANNELS} analog channels, every sample reported (bench/xs/pipeline.ts)`);
+console.log(`XS  : ${x.computronsPerSample} computrons/sample, ${x.usPerSample} us/sample (native xsnap on this host)`);
+console.log(
+  `XS  : ${x.slotsAllocatedPerSample} heap slots allocated per sample (${(x.slotsAllocatedPerSample * SLOT_BYTES_ESP32).toFixed(0)} B on ESP32, ${(x.slotsAllocatedPerSample * SLOT_BYTES_HOST).toFixed(0)} B here), collected`,
+);
+console.log(
+  `XS  : live heap after 1,000 samples ${x.liveSlotsAfter1k} slots, after 100,000 ${x.liveSlotsAfter100k} slots: growth ${x.liveSlotGrowth} slots (${x.liveSlotGrowth * SLOT_BYTES_ESP32} B on ESP32)`,
+);
+console.log(`XS  : ${JSON.stringify(x.stats)}`);
+console.log(
+  `Node: ${nodeFigures.usPerSample} us/sample; heapUsed after 1,000 ${nodeAfterSmall} B, after 100,000 ${nodeAfterLarge} B: growth ${nodeFigures.heapGrowthBytes} B`,
+);
+console.log(`Node: ${JSON.stringify(nodeFigures.stats)}`);
+console.log(`ratio: XS / Node time per sample = ${(x.usPerSample / nodeFigures.usPerSample).toFixed(1)}x`);
+console.log(
+  JSON.stringify({ channels: CHANNELS, xs: { ...x, stats: undefined }, node: { ...nodeFigures, stats: undefined } }),
+);

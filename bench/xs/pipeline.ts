@@ -1,0 +1,153 @@
+/**
+ * The workload of bench/xs.mjs: the agent core's whole pipeline for 16 analog
+ * channels, on fakes, with no host: each scan reads a pin, scales, decides
+ * (transmit events: empty list, so every sample is reported), builds the
+ * state record, batches it, appends it to the outbox (persisted through the
+ * store port) and sends it over a transport that answers 200 at once.
+ *
+ * It runs unchanged on XS (xsnap) and on Node; it installs `globalThis.__bench`.
+ * The fakes here keep nothing per request, so memory growth is the core's own.
+ */
+import { Agent } from '../../src/agent/agent.js';
+import { PinChannelProvider } from '../../src/pins/provider.js';
+import type {
+  HttpRequest,
+  HttpResponse,
+  HttpTransport,
+  KeyValueStore,
+  LogFields,
+  Logger,
+  LogLevel,
+} from '../../src/ports.js';
+import { Paths } from '../../src/wire.js';
+import { FakeClock, settle } from '../../test/fakes/fake-clock.js';
+import { FakePins } from '../../test/fakes/fake-pins.js';
+
+export const CHANNELS = 16;
+export const SCAN_MS = 100;
+
+/** Answers the configuration, and 200 to every write; counts, keeps nothing. */
+class SinkHttp implements HttpTransport {
+  writes = 0;
+  bytes = 0;
+  constructor(private readonly channels: string) {}
+  request(request: HttpRequest): Promise<HttpResponse> {
+    const path = request.url.replace(/^[a-z]+:\/\/[^/]+/, '').split('?')[0];
+    if (request.method === 'POST') {
+      this.writes++;
+      this.bytes += request.body?.length ?? 0;
+      return Promise.resolve({ status: 200, headers: {}, body: '{}' });
+    }
+    const body =
+      path === Paths.channelsList
+        ? this.channels
+        : path === Paths.devicesGet
+          ? '{"uid":"u","key":"dev","name":"d"}'
+          : '{}';
+    return Promise.resolve({ status: 200, headers: {}, body });
+  }
+}
+
+class MapStore implements KeyValueStore {
+  private readonly data = new Map<string, string>();
+  get(key: string): string | undefined {
+    return this.data.get(key);
+  }
+  set(key: string, value: string): void {
+    this.data.set(key, value);
+  }
+  delete(key: string): void {
+    this.data.delete(key);
+  }
+  keys(prefix: string): string[] {
+    return [...this.data.keys()].filter((k) => k.startsWith(prefix)).sort();
+  }
+  get size(): number {
+    return this.data.size;
+  }
+}
+
+class CountingLogger implements Logger {
+  readonly counts: Record<LogLevel, number> = { debug: 0, info: 0, warn: 0, error: 0 };
+  log(level: LogLevel, _message: string, _fields?: LogFields): void {
+    this.counts[level]++;
+  }
+}
+
+function channelList(): string {
+  const channels = [];
+  for (let i = 0; i < CHANNELS; i++) {
+    channels.push({
+      uid: `uid-${i}`,
+      key: `ch${i}`,
+      name: `Channel ${i}`,
+      type: 'analogInput',
+      pin: 32 + i,
+      scanInterval: SCAN_MS,
+      scaleGain: 0.01,
+      scaleOffset: -5,
+      transmitEvents: [],
+    });
+  }
+  return JSON.stringify({ buses: [], channels });
+}
+
+const clock = new FakeClock();
+const pins = new FakePins();
+const http = new SinkHttp(channelList());
+const store = new MapStore();
+const logger = new CountingLogger();
+const agent = new Agent({
+  clock,
+  http,
+  store,
+  logger,
+  service: { baseUrl: 'http://dds.bench', device: 'dev', token: 't' },
+  providers: [new PinChannelProvider(pins)],
+});
+let round = 0;
+
+/** Moves every analog input so each scan carries a new value. */
+function moveInputs(): void {
+  round++;
+  for (let i = 0; i < CHANNELS; i++) pins.analog.set(32 + i, (round * 37 + i * 101) % 4096);
+}
+
+export const bench = {
+  /** Starts the agent and lets it read its configuration. */
+  async setup(): Promise<void> {
+    moveInputs();
+    await agent.start();
+    await clock.advanceAsync(0);
+  },
+  /** Runs `count` scans of all channels (16 samples each), letting sends proceed between scans. */
+  async scans(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      moveInputs();
+      clock.advance(SCAN_MS);
+      await settle(4);
+    }
+  },
+  /** Lets the last batch age out and be delivered. */
+  async drain(): Promise<void> {
+    await clock.advanceAsync(2000);
+  },
+  /** What went through, to check the bench measured real work. */
+  stats(): Record<string, number> {
+    const c = agent.counters;
+    return {
+      sampled: c.sampled,
+      reported: c.reported,
+      sent: c.sent,
+      writes: http.writes,
+      wireBytes: http.bytes,
+      queued: c.queued,
+      dropped: c.dropped,
+      storeKeys: store.size,
+      errors: logger.counts.error,
+      warnings: logger.counts.warn,
+    };
+  },
+};
+
+(globalThis as { __bench?: typeof bench }).__bench = bench;

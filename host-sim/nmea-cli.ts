@@ -1,0 +1,98 @@
+/**
+ * `npm run nmea -- [FILE]`: checks a receiver's NMEA output (a file, or standard
+ * input when FILE is absent or `-`). Prints one JSON line per epoch, when the
+ * fix's UTC time moves on and at the end:
+ *   {"time":"<ISO 8601 UTC>","valid":true|false,"lat","lon","alt","pdop","hdop","vdop","sats"}
+ * (fields present when known; position, altitude and DOPs only for a valid fix),
+ * and a summary of sentences passed and failed on standard error. Lines starting
+ * with `#` (gpsd log headers) are skipped. Exit status: 0, or 2 for a usage error.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { FixTracker } from '../src/gnss/fix-tracker.js';
+import { NmeaParser } from '../src/gnss/nmea-parser.js';
+
+const USAGE = 'usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)';
+
+/** ISO 8601 UTC of a tracker's epoch: date and time when the date is known, else the time of day. */
+export function epochTime(dateDays: number, timeOfDayMs: number): string {
+  const iso = new Date((Number.isNaN(dateDays) ? 0 : dateDays) * 86_400_000 + timeOfDayMs).toISOString();
+  return Number.isNaN(dateDays) ? iso.slice(11) : iso;
+}
+
+/** The JSON line of the epoch the tracker holds. */
+export function epochLine(t: FixTracker): string {
+  const out: Record<string, string | number | boolean> = { time: epochTime(t.dateDays, t.timeOfDayMs), valid: t.valid };
+  const add = (key: string, value: number): void => {
+    if (!Number.isNaN(value)) out[key] = value;
+  };
+  if (t.valid) {
+    add('lat', t.lat);
+    add('lon', t.lon);
+    add('alt', t.altM);
+    add('pdop', t.pdop);
+    add('hdop', t.hdop);
+    add('vdop', t.vdop);
+  }
+  add('sats', t.sats);
+  return JSON.stringify(out);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  // `npm run nmea -- log | head` closes the pipe early: stop quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (argv.length > 1) {
+    process.stderr.write(USAGE + '\n');
+    return 2;
+  }
+  const file = argv[0];
+  const input = file === undefined || file === '-' ? process.stdin : createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => {
+    input.once('error', reject);
+    input.once('readable', () => resolve());
+    input.once('end', () => resolve());
+  });
+  try {
+    await opened;
+  } catch (e) {
+    process.stderr.write(`nmea: cannot read ${file ?? 'standard input'}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const clock = { monotonicMs: () => 0, wallMs: () => 0, setTimer: () => ({}), clearTimer: () => undefined };
+  let epochs = 0;
+  const write = (t: FixTracker): void => {
+    epochs++;
+    process.stdout.write(epochLine(t) + '\n');
+  };
+  const tracker = new FixTracker({ clock, onEpochEnd: write });
+  const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.startsWith('#')) continue;
+    parser.push(Buffer.from(line + '\n', 'latin1'));
+  }
+  if (!Number.isNaN(tracker.timeOfDayMs)) write(tracker);
+  const c = parser.counters;
+  process.stderr.write(
+    `nmea: ${c.passed} sentences passed (${c.delivered} used, ${c.skipped} skipped, ${c.malformed} malformed), ` +
+      `${c.failed} failed, ${c.noiseBytes} noise bytes, ${epochs} epochs\n`,
+  );
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`nmea: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

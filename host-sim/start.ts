@@ -1,0 +1,82 @@
+/**
+ * `npm start`: the local Device Data Service with the demo fixture, and one
+ * simulated device (demo-001) running the agent on the Node target against
+ * it, live in the terminal (what is sampled, what is sent, the outbox depth).
+ *
+ *   npm start -- [--port N] [--scenario FILE] [--store DIR] [--db FILE]
+ *
+ * Defaults: port 8080 (a free port when taken), the demo scenario of
+ * host-sim/device/scenarios/demo.json, the outbox and database in a fresh
+ * temporary directory.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startService, type RunningService } from './service/index.js';
+import { startNodeAgent } from '../targets/node/runtime.js';
+import { parseOptions } from '../targets/node/options.js';
+import { ConsoleLogger } from '../targets/node/logger.js';
+import { LiveView } from './device/live-view.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixture = join(root, 'host-sim', 'service', 'fixtures', 'demo.json');
+const demoScenario = join(root, 'host-sim', 'device', 'scenarios', 'demo.json');
+
+async function listen(port: number, dbPath: string): Promise<RunningService> {
+  try {
+    return await startService({ fixture, port, host: '127.0.0.1', dbPath });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw e;
+    return startService({ fixture, port: 0, host: '127.0.0.1', dbPath });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      scenario: { type: 'string' },
+      store: { type: 'string' },
+      db: { type: 'string' },
+    },
+  });
+  const work = mkdtempSync(join(tmpdir(), 'dds-start-'));
+  const service = await listen(Number(values.port ?? 8080), values.db ?? join(work, 'dds.db'));
+  const options = parseOptions(
+    [
+      ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
+      ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
+    ],
+    {},
+    () => '',
+  );
+  const warnings: string[] = [];
+  const logger = new ConsoleLogger('warn', (line) => {
+    warnings.push(line);
+    if (warnings.length > 5) warnings.shift();
+  });
+  const header =
+    `Device Data Service at ${service.url} (admin token admin-token-demo)\n` +
+    `simulated device demo-001 (token device-token-demo-001), store ${options.store ?? '(memory)'}`;
+  const view = new LiveView(process.stdout, header);
+  const runtime = await startNodeAgent(options, { logger, agent: { onSample: view.sampled, onReport: view.reported } });
+  runtime.pins.onWrite(view.written);
+  const timer = setInterval(() => view.render(runtime.agent), 1000);
+  view.render(runtime.agent);
+  const stop = async (): Promise<void> => {
+    clearInterval(timer);
+    runtime.stop();
+    await service.close();
+    process.stdout.write(`stopped; last warnings:\n${warnings.join('\n')}\n`);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`npm start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

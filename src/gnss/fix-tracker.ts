@@ -1,0 +1,190 @@
+/**
+ * The fix tracker: folds typed sentences into one current fix and decides
+ * whether it is valid (issue 5).
+ *
+ * - Position from GGA, GNS or RMC, whichever comes; altitude and satellites
+ *   used from GGA or GNS. Several GGAs of one epoch from different talkers
+ *   (GPGGA beside GLGGA) add their satellites; a GN (combined) talker wins.
+ * - DOPs and fix mode from GSA; the GSAs of one epoch (one per constellation)
+ *   are merged: best mode, DOPs of the last one that carries them.
+ * - Validity: every indicator seen in the current epoch must agree (RMC status
+ *   and FAA mode, GGA quality, GNS modes, GSA mode), and a position must be
+ *   known. GGA quality 7 (manual input) and 8 (simulator) are not fixes.
+ * - The gpsd rule: a GGA, GNS or RMC whose UTC time equals the previous one of
+ *   the same talker and type means the receiver's time stopped: the fix is lost
+ *   until the time moves on.
+ * - The monotonic time of the last valid fix, for the channel timeout.
+ *
+ * An epoch is the set of sentences sharing one UTC time; it changes when a
+ * timed sentence brings a different time.
+ */
+import type { Clock } from '../ports.js';
+import type { NmeaSentence } from './sentences.js';
+import { Talkers } from './sentences.js';
+
+/** Tri-state of one validity indicator. */
+const UNKNOWN = -1;
+const BAD = 0;
+const GOOD = 1;
+
+const TIMED_KINDS = 3; // GGA, RMC, GNS
+const kindIndex = { GGA: 0, RMC: 1, GNS: 2 } as const;
+
+export interface FixTrackerOptions {
+  clock: Clock;
+  /**
+   * Called when an epoch ends (a timed sentence brings a new UTC time), before
+   * the new sentence is applied; the tracker still shows the ended epoch.
+   */
+  onEpochEnd?: (tracker: FixTracker) => void;
+}
+
+export class FixTracker {
+  /** Degrees; NaN when unknown. */
+  lat = NaN;
+  lon = NaN;
+  /** Metres above mean sea level. */
+  altM = NaN;
+  pdop = NaN;
+  hdop = NaN;
+  vdop = NaN;
+  sats = NaN;
+  /** UTC time of day of the current epoch, ms; NaN before the first timed sentence. */
+  timeOfDayMs = NaN;
+  /** Days since 1970-01-01 from the last RMC; NaN when unknown. */
+  dateDays = NaN;
+  /** Monotonic ms of the last valid fix; NaN when there never was one. */
+  lastValidFixMs = NaN;
+  /** Epochs seen (UTC time changes). */
+  epochs = 0;
+
+  private rmcFlag = UNKNOWN;
+  private ggaFlag = UNKNOWN;
+  private gnsFlag = UNKNOWN;
+  private gsaFlag = UNKNOWN;
+  private stale = false;
+  private gsaEpoch = -1;
+  private gsaBestMode = 0;
+  /** Last UTC time per (talker, timed kind). */
+  private readonly lastTimes = new Float64Array(Talkers.length * TIMED_KINDS).fill(NaN);
+  /** Satellites used per talker in the current epoch (NaN unknown). */
+  private readonly epochSats = new Float64Array(Talkers.length).fill(NaN);
+  private readonly clock: Clock;
+  private readonly onEpochEnd: ((tracker: FixTracker) => void) | undefined;
+
+  constructor(options: FixTrackerOptions) {
+    this.clock = options.clock;
+    this.onEpochEnd = options.onEpochEnd;
+  }
+
+  /** True when the current fix is valid (not lost; the age is checked by `ageMs`). */
+  get valid(): boolean {
+    if (this.stale || Number.isNaN(this.lat) || Number.isNaN(this.lon)) return false;
+    const r = this.rmcFlag;
+    const g = this.ggaFlag;
+    const n = this.gnsFlag;
+    const s = this.gsaFlag;
+    if (r === BAD || g === BAD || n === BAD || s === BAD) return false;
+    return r === GOOD || g === GOOD || n === GOOD || s === GOOD;
+  }
+
+  /** Milliseconds since the last valid fix on the monotonic clock; Infinity when none. */
+  ageMs(): number {
+    return Number.isNaN(this.lastValidFixMs) ? Infinity : this.clock.monotonicMs() - this.lastValidFixMs;
+  }
+
+  /** Applies one verified sentence. */
+  onSentence(s: NmeaSentence): void {
+    let timed = false;
+    switch (s.type) {
+      case 'GGA':
+        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GGA))) break;
+        this.position(s.lat, s.lon);
+        if (!Number.isNaN(s.altM)) this.altM = s.altM;
+        if (!Number.isNaN(s.quality)) this.ggaFlag = s.quality > 0 && s.quality < 7 ? GOOD : BAD;
+        this.addSats(s.talker, s.sats);
+        break;
+      case 'GNS':
+        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GNS))) break;
+        this.position(s.lat, s.lon);
+        if (!Number.isNaN(s.altM)) this.altM = s.altM;
+        if (s.modes.length > 0) this.gnsFlag = s.anyFix ? GOOD : BAD;
+        this.addSats(s.talker, s.sats);
+        break;
+      case 'RMC': {
+        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.RMC))) break;
+        this.position(s.lat, s.lon);
+        if (!Number.isNaN(s.dateDays)) this.dateDays = s.dateDays;
+        const ok = (s.status === 'A' || s.status === 'D') && s.mode !== 'N';
+        if (s.status !== '') this.rmcFlag = ok ? GOOD : BAD;
+        break;
+      }
+      case 'GSA':
+        this.gsa(s.fixMode, s.pdop, s.hdop, s.vdop);
+        break;
+      case 'GSV':
+        break; // satellites in view are not part of the Location
+    }
+    // Only a fresh position sentence proves the fix is alive (not GSV or GSA alone).
+    if (timed && this.valid) this.lastValidFixMs = this.clock.monotonicMs();
+  }
+
+  /** Satellites used: a GN (combined) count wins; otherwise the sum over talkers of this epoch. */
+  private addSats(talker: (typeof Talkers)[number], sats: number): void {
+    if (Number.isNaN(sats)) return;
+    const per = this.epochSats;
+    per[Talkers.indexOf(talker)] = sats;
+    const gn = per[1] as number; // Talkers[1] === 'GN'
+    if (!Number.isNaN(gn)) {
+      this.sats = gn;
+      return;
+    }
+    let sum = 0;
+    for (let i = 0; i < per.length; i++) if (!Number.isNaN(per[i] as number)) sum += per[i] as number;
+    this.sats = sum;
+  }
+
+  /**
+   * Epoch bookkeeping for a timed sentence. Returns false when the time
+   * repeats for this talker and kind (the receiver's time stopped): the fix is
+   * marked lost and nothing else of the sentence is applied.
+   */
+  private time(timeMs: number, talker: (typeof Talkers)[number], kind: number): boolean {
+    if (Number.isNaN(timeMs)) return true;
+    const slot = Talkers.indexOf(talker) * TIMED_KINDS + kind;
+    const last = this.lastTimes[slot] as number;
+    this.lastTimes[slot] = timeMs;
+    if (timeMs === last && timeMs === this.timeOfDayMs) {
+      this.stale = true;
+      return false;
+    }
+    if (timeMs !== this.timeOfDayMs) {
+      if (!Number.isNaN(this.timeOfDayMs)) this.onEpochEnd?.(this);
+      this.timeOfDayMs = timeMs;
+      this.epochs++;
+      this.stale = false;
+      this.epochSats.fill(NaN);
+      // Indicators belong to their epoch: a new epoch is judged on its own sentences.
+      this.rmcFlag = this.ggaFlag = this.gnsFlag = this.gsaFlag = UNKNOWN;
+    }
+    return true;
+  }
+
+  private position(lat: number, lon: number): void {
+    if (Number.isNaN(lat) || Number.isNaN(lon)) return;
+    this.lat = lat;
+    this.lon = lon;
+  }
+
+  private gsa(mode: number, pdop: number, hdop: number, vdop: number): void {
+    if (this.gsaEpoch !== this.epochs) {
+      this.gsaEpoch = this.epochs;
+      this.gsaBestMode = 0;
+    }
+    if (!Number.isNaN(mode) && mode > this.gsaBestMode) this.gsaBestMode = mode;
+    if (this.gsaBestMode > 0) this.gsaFlag = this.gsaBestMode >= 2 ? GOOD : BAD;
+    if (!Number.isNaN(pdop)) this.pdop = pdop;
+    if (!Number.isNaN(hdop)) this.hdop = hdop;
+    if (!Number.isNaN(vdop)) this.vdop = vdop;
+  }
+}

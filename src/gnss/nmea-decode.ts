@@ -1,0 +1,127 @@
+/**
+ * Decoders of the supported sentences, from the field offsets of one line whose
+ * checksum has already passed into the reused sentence objects. A decoder
+ * returns false when a field is malformed; the caller then delivers nothing,
+ * so nothing from that line is committed. Extra trailing fields (NMEA 4.10+
+ * system and signal ids, vendor additions) are read where known and
+ * otherwise ignored.
+ */
+import type { FieldReader } from './nmea-fields.js';
+import { ASCII } from './sentences.js';
+import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, RmcSentence } from './sentences.js';
+
+/** Start and end offsets of each field of the current line (field 0 is the address). */
+export interface FieldOffsets {
+  readonly start: Uint16Array;
+  readonly end: Uint16Array;
+  count: number;
+}
+
+function s(f: FieldOffsets, i: number): number {
+  return i < f.count ? (f.start[i] as number) : 0;
+}
+function e(f: FieldOffsets, i: number): number {
+  return i < f.count ? (f.end[i] as number) : 0;
+}
+
+function ch(r: FieldReader, f: FieldOffsets, i: number): string {
+  return ASCII[r.char(s(f, i), e(f, i)) & 0x7f] as string;
+}
+
+export function decodeGga(r: FieldReader, f: FieldOffsets, out: GgaSentence): boolean {
+  if (f.count < 10) return false;
+  out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
+  out.lat = r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
+  out.lon = r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  out.quality = r.integer(s(f, 6), e(f, 6));
+  out.sats = r.integer(s(f, 7), e(f, 7));
+  out.hdop = r.decimal(s(f, 8), e(f, 8));
+  out.altM = r.decimal(s(f, 9), e(f, 9));
+  out.geoidSepM = r.decimal(s(f, 11), e(f, 11));
+  return !r.bad;
+}
+
+export function decodeRmc(r: FieldReader, f: FieldOffsets, out: RmcSentence): boolean {
+  if (f.count < 10) return false;
+  out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
+  out.status = ch(r, f, 2);
+  out.lat = r.angle(s(f, 3), e(f, 3), s(f, 4), e(f, 4), 90);
+  out.lon = r.angle(s(f, 5), e(f, 5), s(f, 6), e(f, 6), 180);
+  out.speedKnots = r.decimal(s(f, 7), e(f, 7));
+  out.courseDeg = r.decimal(s(f, 8), e(f, 8));
+  out.dateDays = r.dateDays(s(f, 9), e(f, 9));
+  out.mode = ch(r, f, 12);
+  out.navStatus = ch(r, f, 13);
+  return !r.bad;
+}
+
+export function decodeGsa(r: FieldReader, f: FieldOffsets, out: GsaSentence): boolean {
+  if (f.count < 18) return false;
+  out.selection = ch(r, f, 1);
+  out.fixMode = r.integer(s(f, 2), e(f, 2));
+  let n = 0;
+  for (let i = 3; i <= 14; i++) {
+    const prn = r.integer(s(f, i), e(f, i));
+    if (!Number.isNaN(prn)) out.prns[n++] = prn;
+  }
+  out.prnCount = n;
+  out.pdop = r.decimal(s(f, 15), e(f, 15));
+  out.hdop = r.decimal(s(f, 16), e(f, 16));
+  out.vdop = r.decimal(s(f, 17), e(f, 17));
+  // NMEA 4.10 system id; SiRF puts a TDOP there instead ("3.3"): read leniently.
+  out.systemId = f.count > 18 ? r.lenientInteger(s(f, 18), e(f, 18)) : NaN;
+  return !r.bad;
+}
+
+export function decodeGsv(r: FieldReader, f: FieldOffsets, out: GsvSentence): boolean {
+  if (f.count < 4) return false;
+  out.messageCount = r.integer(s(f, 1), e(f, 1));
+  out.messageNumber = r.integer(s(f, 2), e(f, 2));
+  out.satsInView = r.integer(s(f, 3), e(f, 3));
+  // Four fields per satellite after the header; one odd field left over is the signal id (4.10+).
+  const rest = f.count - 4;
+  const sats = Math.min(4, Math.floor(rest / 4));
+  for (let k = 0; k < sats; k++) {
+    const i = 4 + k * 4;
+    out.prn[k] = r.integer(s(f, i), e(f, i)) || 0;
+    out.elevationDeg[k] = r.decimal(s(f, i + 1), e(f, i + 1));
+    out.azimuthDeg[k] = r.decimal(s(f, i + 2), e(f, i + 2));
+    out.snrDb[k] = r.decimal(s(f, i + 3), e(f, i + 3));
+  }
+  out.count = sats;
+  out.signalId = rest % 4 === 1 ? r.lenientInteger(s(f, f.count - 1), e(f, f.count - 1)) : NaN;
+  return !r.bad;
+}
+
+/** Reuses the previous `modes` string when the bytes are the same (no allocation per sentence). */
+function modeString(buf: Uint8Array, start: number, end: number, previous: string): string {
+  if (previous.length === end - start) {
+    let same = true;
+    for (let i = start; i < end && same; i++) same = previous.charCodeAt(i - start) === buf[i];
+    if (same) return previous;
+  }
+  let out = '';
+  for (let i = start; i < end; i++) out += ASCII[(buf[i] as number) & 0x7f] as string;
+  return out;
+}
+
+export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out: GnsSentence): boolean {
+  if (f.count < 10) return false;
+  out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
+  out.lat = r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
+  out.lon = r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  out.modes = modeString(buf, s(f, 6), e(f, 6), out.modes);
+  let anyFix = false;
+  for (let i = 0; i < out.modes.length; i++) {
+    const c = out.modes.charCodeAt(i);
+    if (c < 0x41 || c > 0x5a) r.bad = true; // mode characters are capital letters
+    if (c !== 0x4e) anyFix = true; // 'N': no fix
+  }
+  out.anyFix = anyFix;
+  out.sats = r.integer(s(f, 7), e(f, 7));
+  out.hdop = r.decimal(s(f, 8), e(f, 8));
+  out.altM = r.decimal(s(f, 9), e(f, 9));
+  out.geoidSepM = r.decimal(s(f, 10), e(f, 10));
+  out.navStatus = f.count > 13 ? ch(r, f, 13) : '';
+  return !r.bad;
+}

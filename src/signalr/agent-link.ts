@@ -1,0 +1,138 @@
+/**
+ * The glue between the hub client and the agent (issue 4 "In the agent",
+ * decisions.md section 5): `Notify` states → `applyDesired` for each `.desired`
+ * record, in order; `Notify` properties → `updateProperties(values, false)`;
+ * every connect and reconnect → `resyncDesired()`; `setProperties` for
+ * application code, whose Completion result becomes the property set.
+ * Desired records wait in a bounded queue; on overflow the record is dropped,
+ * counted, and a resync is queued so the latest desired value still arrives.
+ */
+import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
+import type { Value } from '../agent/driver.js';
+import { toAgentError } from '../errors.js';
+import type { Logger } from '../ports.js';
+import { Hub } from '../wire.js';
+import type { HubClient } from './hub-client.js';
+import { parseNotify, parseProperties } from './notify.js';
+
+export interface AgentLinkOptions {
+  /** This device's uid: Notify messages for other entities are ignored (admin connections see all). */
+  deviceUid?: string;
+  /** Desired records waiting to be applied. Default 64. */
+  maxQueued?: number;
+}
+
+export class HubAgentLink {
+  /** Desired records dropped because the queue was full (a resync followed). */
+  dropped = 0;
+  #queued = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #resyncQueued = false;
+  #maxQueued: number;
+  #unsubscribe: (() => void)[];
+
+  readonly #client: HubClient;
+  readonly #sink: DesiredStateSink;
+  readonly #logger: Logger;
+  readonly #options: AgentLinkOptions;
+
+  constructor(client: HubClient, sink: DesiredStateSink, logger: Logger, options: AgentLinkOptions = {}) {
+    this.#client = client;
+    this.#sink = sink;
+    this.#logger = logger;
+    this.#options = options;
+    this.#maxQueued = options.maxQueued ?? 64;
+    this.#unsubscribe = [
+      client.on(Hub.notify, (args) => this.#notified(args)),
+      client.onStateChange((kind) => kind === 'connected' && this.#resync()),
+    ];
+  }
+
+  /**
+   * Sets properties of this device through the hub (`SetProperties`); the
+   * Completion's result, the whole property object, replaces the agent's set.
+   * Rejects like `HubClient.invoke`, or with `wire.invalid` for a bad result.
+   */
+  async setProperties(values: Readonly<Record<string, Value>>): Promise<Record<string, Value>> {
+    const result = await this.#client.invoke(Hub.setProperties, [{ values }]);
+    const properties = parseProperties(result, 'SetProperties result');
+    this.#guard('updateProperties', () => this.#sink.updateProperties(properties, true));
+    return properties;
+  }
+
+  /** Detaches from the client. */
+  close(): void {
+    for (const off of this.#unsubscribe) off();
+  }
+
+  /** Resolves once every queued desired record and resync has run. */
+  idle(): Promise<void> {
+    return this.#tail;
+  }
+
+  #notified(args: readonly unknown[]): void {
+    for (const arg of args) {
+      let event;
+      try {
+        event = parseNotify(arg);
+      } catch (e) {
+        this.#logger.log('warn', 'hub: Notify dropped', { reason: toAgentError(e).message });
+        continue;
+      }
+      const device = this.#options.deviceUid;
+      if (event.kind === 'other' || (device !== undefined && event.entity !== undefined && event.entity !== device)) {
+        continue;
+      }
+      if (event.kind === 'properties') {
+        const values = event.values;
+        this.#guard('updateProperties', () => this.#sink.updateProperties(values, false));
+      } else {
+        for (const record of event.desired) this.#apply(record);
+      }
+    }
+  }
+
+  #apply(record: DesiredRecord): void {
+    if (this.#queued >= this.#maxQueued) {
+      this.dropped++;
+      this.#logger.log('warn', 'hub: desired queue full; record dropped, resync queued', { key: record.key });
+      this.#resync();
+      return;
+    }
+    this.#enqueue(() => this.#sink.applyDesired(record));
+  }
+
+  /** Queues one resync (deduplicated; allowed past the bound, so it is never lost). */
+  #resync(): void {
+    if (this.#resyncQueued) return;
+    this.#resyncQueued = true;
+    this.#enqueue(() => {
+      this.#resyncQueued = false;
+      return this.#sink.resyncDesired();
+    });
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#queued++;
+    const run = async (): Promise<void> => {
+      try {
+        await task();
+      } catch (e) {
+        this.#logger.log('warn', 'hub: desired sync failed; retried on the next connect', {
+          reason: toAgentError(e).message,
+        });
+      } finally {
+        this.#queued--;
+      }
+    };
+    this.#tail = this.#tail.then(run);
+  }
+
+  #guard(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.#logger.log('error', `hub: sink ${what} failed`, { reason: toAgentError(e).message });
+    }
+  }
+}

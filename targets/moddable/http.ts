@@ -1,0 +1,79 @@
+/**
+ * The HttpTransport port on Moddable, over the SDK's `http` Request (and
+ * `securesocket` for https).
+ *
+ * Two details of that module are handled here: it computes Content-Length from
+ * a string body's length in characters, so the body is sent as UTF-8 bytes
+ * (`ArrayBuffer.fromString`); and it has no timeout, so a request that gets no
+ * complete answer within `timeoutMs` is closed and rejected with `timeout`.
+ */
+import { Request } from 'http';
+import SecureSocket from 'securesocket';
+import { AgentError } from '../../src/errors.js';
+import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
+import { splitUrl } from './url.js';
+
+export class ModdableHttp implements HttpTransport {
+  constructor(
+    private readonly clock: Clock,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  request(req: HttpRequest): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      let parts;
+      try {
+        parts = splitUrl(req.url);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      const headers: string[] = [];
+      for (const name in req.headers) headers.push(name, req.headers[name] ?? '');
+      if (parts.port !== (parts.secure ? 443 : 80)) headers.push('Host', `${parts.host}:${parts.port}`);
+      const options: Record<string, unknown> = {
+        host: parts.host,
+        port: parts.port,
+        path: parts.path,
+        method: req.method,
+        headers,
+        response: String,
+      };
+      if (req.body !== undefined) options.body = ArrayBuffer.fromString(req.body);
+      if (parts.secure) {
+        options.Socket = SecureSocket;
+        options.secure = { protocolVersion: 0x303 };
+      }
+      const response = { status: 0, headers: {} as Record<string, string>, body: '' };
+      let settled = false;
+      let request: Request | undefined;
+      const finish = (error: AgentError | undefined): void => {
+        if (settled) return;
+        settled = true;
+        this.clock.clearTimer(timer);
+        if (error === undefined) resolve(response);
+        else reject(error);
+      };
+      const timer = this.clock.setTimer(() => {
+        request?.close();
+        finish(new AgentError('timeout', `${req.method} ${parts.host}: no answer in ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      try {
+        request = new Request(options as ConstructorParameters<typeof Request>[0]);
+      } catch (e) {
+        finish(new AgentError('network', `${req.method} ${parts.host}: cannot connect`, { cause: e }));
+        return;
+      }
+      request.callback = (message: number, value?: unknown, extra?: unknown) => {
+        if (message === Request.status) response.status = Number(value);
+        else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
+        else if (message === Request.responseComplete) {
+          response.body = typeof value === 'string' ? value : '';
+          finish(undefined);
+        } else if (message === Request.error) {
+          finish(new AgentError('network', `${req.method} ${parts.host}: ${String(value ?? 'failed')}`));
+        }
+      };
+    });
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The firmware's composition root (manifest.json compiles its rollup bundle,
+ * dist/moddable/main.js). Reads the board configuration (manifest `config`,
+ * overridden by `config` preferences), builds the Moddable ports, sets the time,
+ * and starts the agent.
+ */
+import config from 'mc/config';
+import Preference from 'preference';
+import { AgentError } from '../../src/errors.js';
+import { CONFIG_DOMAIN, readBoardConfig } from './config.js';
+import { buildPorts } from './ports.js';
+import { startAgent } from './start.js';
+import { syncTime } from './time.js';
+
+/** 2020-01-01T00:00:00Z: a wall clock before this is unset (decisions.md 4). */
+const MIN_VALID_WALL_MS = 1_577_836_800_000;
+
+export default function main(): void {
+  let board;
+  try {
+    board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
+  } catch (e) {
+    trace(`agent: cannot start: ${e instanceof AgentError ? e.message : String(e)}\n`);
+    return;
+  }
+  const ports = buildPorts(board);
+  ports.logger.log('info', 'agent booting', { service: board.serviceUrl, device: board.deviceKey });
+  // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
+  if (board.sntpHost !== undefined && Date.now() < MIN_VALID_WALL_MS)
+    syncTime(board.sntpHost, ports.clock, ports.logger);
+  startAgent(board, ports);
+}

@@ -1,0 +1,91 @@
+/**
+ * The Serial port on Moddable: ECMA-419 `Serial` in buffer format.
+ *
+ * Moddable's ESP32 UART driver runs 8 data bits, no parity, one stop bit only;
+ * other framings are refused with `unsupported` rather than run wrongly. RS-485
+ * direction: the direction pin is driven high before a write and released once
+ * the bytes have left the UART (their time on the wire at the baud rate, plus a
+ * character of margin), because ECMA-419 has no "transmit complete" event.
+ */
+import { AgentError } from '../../src/errors.js';
+import type { Clock, Serial, SerialHandlers, SerialOptions, SerialPort, TimerHandle } from '../../src/ports.js';
+import type { IoClasses, SerialPins } from './io.js';
+
+/** Bits on the wire per byte at 8N1. */
+const BITS_PER_BYTE = 10;
+
+export class ModdableSerial implements Serial {
+  constructor(
+    private readonly io: IoClasses,
+    private readonly clock: Clock,
+    /** UART pins by port number (from the manifest's config). */
+    private readonly pinsByPort: Readonly<Record<string, SerialPins>>,
+  ) {}
+
+  open(options: SerialOptions, handlers: SerialHandlers): SerialPort {
+    if (
+      (options.dataBits ?? 8) !== 8 ||
+      (options.parity ?? 'none') !== 'none' ||
+      (options.stopBits ?? 'one') !== 'one'
+    ) {
+      throw new AgentError('unsupported', `serial ${options.port}: only 8N1 framing is available on this target`);
+    }
+    const pins = this.pinsByPort[String(options.port)];
+    if (pins === undefined)
+      throw new AgentError('pin.unavailable', `serial port ${options.port} has no pins configured`);
+    const port = Number(options.port);
+    let direction: InstanceType<IoClasses['Digital']> | undefined;
+    let serial: InstanceType<IoClasses['Serial']>;
+    try {
+      if (options.directionPin !== undefined) {
+        direction = new this.io.Digital({ pin: options.directionPin, mode: this.io.Digital.Output });
+        direction.write(0);
+      }
+      serial = new this.io.Serial({
+        port,
+        receive: pins.receive,
+        transmit: pins.transmit,
+        baud: options.baudRate,
+        format: 'buffer',
+        onReadable() {
+          const data = this.read();
+          if (data instanceof ArrayBuffer && data.byteLength > 0) handlers.onData(new Uint8Array(data));
+        },
+      });
+    } catch (e) {
+      direction?.close();
+      throw new AgentError('pin.unavailable', `serial port ${options.port} cannot be opened`, { cause: e });
+    }
+    const clock = this.clock;
+    const byteMs = (BITS_PER_BYTE * 1000) / options.baudRate;
+    let release: TimerHandle | undefined;
+    return {
+      write(bytes: Uint8Array) {
+        if (direction !== undefined) {
+          if (release !== undefined) clock.clearTimer(release);
+          direction.write(1);
+        }
+        try {
+          serial.write(bytes);
+        } catch (e) {
+          handlers.onError?.(new AgentError('network', `serial port ${options.port}: write failed`, { cause: e }));
+        }
+        if (direction !== undefined) {
+          const dir = direction;
+          release = clock.setTimer(
+            () => {
+              release = undefined;
+              dir.write(0);
+            },
+            Math.ceil((bytes.length + 1) * byteMs),
+          );
+        }
+      },
+      close() {
+        if (release !== undefined) clock.clearTimer(release);
+        serial.close();
+        direction?.close();
+      },
+    };
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The KeyValueStore port over Moddable's `preference` module.
+ *
+ * ESP32 NVS limits keys (and domains) to 15 characters and string values to
+ * about 4000 bytes. The core's keys are longer, so each is stored under a short
+ * hashed slot name, with the full key written in front of the value; `keys`
+ * reads them back from there. Colliding keys probe the next slot. A value over
+ * `maxValueBytes` is refused with `too-large` (never truncated).
+ */
+import { AgentError } from '../../src/errors.js';
+import type { KeyValueStore } from '../../src/ports.js';
+import { utf8Length } from '../../src/signalr/record-codec.js';
+
+/** What this store needs of `preference` (its typing from @moddable/typings fits). */
+export interface PreferenceApi {
+  set(domain: string, key: string, value: string): void;
+  get(domain: string, key: string): unknown;
+  delete(domain: string, key: string): void;
+  keys(domain: string): string[];
+}
+
+const SEPARATOR = '\n';
+const MAX_PROBES = 16;
+
+/** FNV-1a, 32 bits, in base 36 (at most 7 characters). */
+export function fnv1a36(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+export class PreferenceStore implements KeyValueStore {
+  constructor(
+    private readonly preference: PreferenceApi,
+    /** NVS domain, at most 15 characters. */
+    private readonly domain = 'agent',
+    private readonly maxValueBytes = 3900,
+    /** Slot base name of a key, at most 12 characters (tests inject collisions). */
+    private readonly hash: (key: string) => string = fnv1a36,
+  ) {}
+
+  private read(slot: string): [string, string] | undefined {
+    const raw = this.preference.get(this.domain, slot);
+    if (typeof raw !== 'string') return undefined;
+    const at = raw.indexOf(SEPARATOR);
+    return at < 0 ? undefined : [raw.slice(0, at), raw.slice(at + 1)];
+  }
+
+  /** Slot names of a hash chain: `base`, `base.1`, `base.2`, ... (kept contiguous). */
+  private static slotName(base: string, index: number): string {
+    return index === 0 ? base : `${base}.${index}`;
+  }
+
+  /** The slot holding `key` (`found`), or the first free slot of its chain. */
+  private slot(key: string): { slot: string; found: boolean; base: string; index: number } {
+    const base = this.hash(key);
+    for (let index = 0; index < MAX_PROBES; index++) {
+      const slot = PreferenceStore.slotName(base, index);
+      const entry = this.read(slot);
+      if (entry === undefined) return { slot, found: false, base, index };
+      if (entry[0] === key) return { slot, found: true, base, index };
+    }
+    throw new AgentError('overflow', `store: no free slot for ${key}`);
+  }
+
+  get(key: string): string | undefined {
+    const { slot, found } = this.slot(key);
+    return found ? this.read(slot)?.[1] : undefined;
+  }
+
+  set(key: string, value: string): void {
+    const record = key + SEPARATOR + value;
+    if (utf8Length(record) > this.maxValueBytes) {
+      throw new AgentError('too-large', `store: ${key} is over ${this.maxValueBytes} bytes`);
+    }
+    this.preference.set(this.domain, this.slot(key).slot, record);
+  }
+
+  delete(key: string): void {
+    const { slot, found, base, index } = this.slot(key);
+    if (!found) return;
+    // Keep the chain contiguous: the chain's last entry moves into the hole.
+    let last = index;
+    while (last + 1 < MAX_PROBES && this.read(PreferenceStore.slotName(base, last + 1)) !== undefined) last++;
+    if (last > index) {
+      const lastSlot = PreferenceStore.slotName(base, last);
+      const moved = this.preference.get(this.domain, lastSlot);
+      if (typeof moved === 'string') this.preference.set(this.domain, slot, moved);
+      this.preference.delete(this.domain, lastSlot);
+    } else {
+      this.preference.delete(this.domain, slot);
+    }
+  }
+
+  keys(prefix: string): string[] {
+    const out: string[] = [];
+    for (const slot of this.preference.keys(this.domain)) {
+      const key = this.read(slot)?.[0];
+      if (key !== undefined && key.startsWith(prefix)) out.push(key);
+    }
+    return out.sort();
+  }
+}

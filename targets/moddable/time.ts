@@ -1,0 +1,35 @@
+/**
+ * Wall time on Moddable: SNTP when a server is configured (decisions.md 4; the
+ * HTTP `Date` header is the core's fallback). A failed attempt is retried with
+ * the core's full-jitter backoff on the injected clock; it never gives up.
+ */
+import SNTP from 'sntp';
+import type { Logger } from '../../src/ports.js';
+import { FullJitterBackoff, type RetryPolicy } from '../../src/retry/backoff.js';
+import type { ModdableClock } from './clock.js';
+
+/** Sets the board's clock from `host`, then calls `onTime` with Unix milliseconds. */
+export function syncTime(
+  host: string,
+  clock: ModdableClock,
+  logger: Logger,
+  onTime?: (unixMs: number) => void,
+  policy: RetryPolicy = new FullJitterBackoff({ baseMs: 5_000, capMs: 300_000 }),
+): void {
+  let attempt = 0;
+  const ask = (): void => {
+    new SNTP({ host }, (message, value) => {
+      if (message === SNTP.time && value !== undefined) {
+        const unixMs = value * 1000;
+        clock.setWallMs(unixMs);
+        logger.log('info', 'time set by SNTP', { host });
+        onTime?.(unixMs);
+      } else if (message === SNTP.error) {
+        const delayMs = policy.nextDelayMs(++attempt) ?? 300_000;
+        logger.log('warn', 'SNTP failed; retrying', { host, attempt, delayMs: Math.round(delayMs) });
+        clock.setTimer(ask, delayMs);
+      }
+    });
+  };
+  ask();
+}

@@ -1,0 +1,39 @@
+/**
+ * A tiny absolute-URL splitter for the HTTP and WebSocket adapters: XS has no
+ * `URL` class. Handles `http`, `https`, `ws` and `wss` with an optional port;
+ * the path keeps its query string as is (the core encodes it).
+ */
+import { AgentError } from '../../src/errors.js';
+
+export interface UrlParts {
+  secure: boolean;
+  host: string;
+  port: number;
+  /** Path and query, starting with `/`. */
+  path: string;
+}
+
+const DEFAULT_PORT: Record<string, [number, boolean]> = {
+  http: [80, false],
+  https: [443, true],
+  ws: [80, false],
+  wss: [443, true],
+};
+
+/** Splits `url`; throws AgentError `config.invalid` on anything else. */
+export function splitUrl(url: string): UrlParts {
+  const match = /^([a-z]+):\/\/(\[[^\]]+\]|[^/:?#]+)(?::(\d{1,5}))?([/?][^#]*)?(#.*)?$/i.exec(url);
+  const scheme = match?.[1]?.toLowerCase();
+  const defaults = scheme === undefined ? undefined : DEFAULT_PORT[scheme];
+  if (match === null || defaults === undefined)
+    throw new AgentError('config.invalid', `not an http(s)/ws(s) URL: ${url}`);
+  const port = match[3] === undefined ? defaults[0] : Number(match[3]);
+  if (!(port > 0 && port < 65536)) throw new AgentError('config.invalid', `bad port in URL: ${url}`);
+  const rawPath = match[4] ?? '/';
+  return {
+    secure: defaults[1],
+    host: (match[2] ?? '').replace(/^\[|\]$/g, ''),
+    port,
+    path: rawPath.startsWith('?') ? `/${rawPath}` : rawPath,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The WebSocketFactory port on Moddable, over the SDK's `websocket` Client
+ * (text frames only).
+ *
+ * Limits of that client, and what this adapter does about them:
+ * - It delivers every data frame as a message and ignores FIN; continuation
+ *   frames and 64-bit lengths are not supported. Each text frame is passed on
+ *   as a message: the SignalR record decoder (src/signalr/record-codec.ts)
+ *   reassembles records split across frames, so a hub that splits a record over
+ *   several complete text frames still works.
+ * - Binary frames are refused: the connection is closed with a reason.
+ * - An incoming message over `maxMessageBytes` closes the connection (the bound
+ *   of this buffer, STYLE.md practice 9), with a reason.
+ * - It cannot send 64 KiB or more in one frame: `send` throws AgentError
+ *   `too-large` before writing anything, so the stream is never corrupted.
+ */
+import SecureSocket from 'securesocket';
+import { Client } from 'websocket';
+import { AgentError } from '../../src/errors.js';
+import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
+import { utf8Length } from '../../src/signalr/record-codec.js';
+import { splitUrl } from './url.js';
+
+/** The client's largest frame (16-bit length). */
+export const MAX_SEND_BYTES = 65_535;
+
+const CONNECTED = 2;
+const RECEIVE = 3;
+const DISCONNECT = 4;
+
+export class ModdableWebSockets implements WebSocketFactory {
+  constructor(private readonly maxMessageBytes = 16_384) {}
+
+  connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
+    const parts = splitUrl(url);
+    const flat: string[] = [];
+    for (const name in headers) flat.push(name, headers[name] ?? '');
+    const options: Record<string, unknown> = { host: parts.host, port: parts.port, path: parts.path, headers: flat };
+    if (parts.secure) {
+      options.Socket = SecureSocket;
+      options.secure = { protocolVersion: 0x303 };
+    }
+    let closed = false;
+    let client: Client | undefined;
+    const close = (reason: string): void => {
+      if (closed) return;
+      closed = true;
+      try {
+        client?.close();
+      } catch {
+        // already closed underneath
+      }
+      handlers.onClose(reason);
+    };
+    try {
+      client = new Client(options as ConstructorParameters<typeof Client>[0]);
+    } catch (e) {
+      throw new AgentError('network', `websocket ${parts.host}: cannot connect`, { cause: e });
+    }
+    client.callback = (message: number, value?: unknown) => {
+      if (closed) return;
+      if (message === CONNECTED) handlers.onOpen();
+      else if (message === RECEIVE) {
+        if (typeof value !== 'string') close('binary frame refused');
+        else if (value.length > this.maxMessageBytes && utf8Length(value) > this.maxMessageBytes) {
+          close(`message over ${this.maxMessageBytes} bytes refused`);
+        } else handlers.onMessage(value);
+      } else if (message === DISCONNECT) close('closed by the server or the network');
+    };
+    return {
+      send(data: string) {
+        if (closed || client === undefined) throw new AgentError('closed', 'websocket is closed');
+        if (data.length > MAX_SEND_BYTES / 3 && utf8Length(data) > MAX_SEND_BYTES) {
+          throw new AgentError('too-large', `websocket message of ${utf8Length(data)} bytes exceeds ${MAX_SEND_BYTES}`);
+        }
+        client.write(data);
+      },
+      close: () => close('closed by the agent'),
+    };
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The Logger port on Node: one line per entry on standard error, `time level
+ * message key=value ...`, filtered by level. Never throws.
+ */
+import type { LogFields, Logger, LogLevel } from '../../src/ports.js';
+
+const rank: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+export class ConsoleLogger implements Logger {
+  constructor(
+    private readonly minLevel: LogLevel = 'info',
+    private readonly write: (line: string) => void = (line) => process.stderr.write(line + '\n'),
+  ) {}
+
+  log(level: LogLevel, message: string, fields?: LogFields): void {
+    if (rank[level] < rank[this.minLevel]) return;
+    try {
+      let line = `${new Date().toISOString()} ${level.padEnd(5)} ${message}`;
+      if (fields !== undefined) {
+        for (const [k, v] of Object.entries(fields)) if (v !== undefined) line += ` ${k}=${formatValue(v)}`;
+      }
+      this.write(line);
+    } catch {
+      // a logger never throws into the agent
+    }
+  }
+}
+
+function formatValue(v: string | number | boolean): string {
+  return typeof v === 'string' && /[\s"=]/.test(v) ? JSON.stringify(v) : String(v);
+}

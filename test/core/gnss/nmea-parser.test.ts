@@ -1,0 +1,166 @@
+import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
+import type { NmeaSentence } from '../../../src/gnss/sentences.js';
+import { assert } from '../../support/assert.js';
+import { LOG_FILES, ascii, copySentence, logBody, parseInChunks, prng } from './logs.js';
+
+function parseLines(...lines: string[]): { out: NmeaSentence[]; parser: NmeaParser } {
+  const out: NmeaSentence[] = [];
+  const parser = new NmeaParser({ onSentence: (s) => out.push(copySentence(s) as unknown as NmeaSentence) });
+  parser.push(ascii(lines.join('\r\n') + '\r\n'));
+  return { out, parser };
+}
+
+describe('gnss/nmea-parser: real receiver logs', () => {
+  for (const path of LOG_FILES) {
+    it(`${path}: whole, byte by byte and in random chunks gives the same sentences`, () => {
+      const bytes = ascii(logBody(path));
+      const whole = parseInChunks(bytes, () => bytes.length);
+      const bytewise = parseInChunks(bytes, () => 1);
+      const random = prng(path.length * 7919);
+      const chunked = parseInChunks(bytes, () => 1 + Math.floor(random() * 97));
+      assert.ok(whole.sentences.length > 20, `${path}: only ${whole.sentences.length} sentences`);
+      // The only refused lines are those without a checksum (garmin-geko201 has "$GPBOD,,T,,M,,*").
+      const unsummed = logBody(path)
+        .split('\n')
+        .filter((l) => l.startsWith('$') && !/\*[0-9A-Fa-f]{2}\r?$/.test(l)).length;
+      assert.equal(whole.counters.failed, unsummed, `${path}: failed lines`);
+      assert.equal(whole.counters.malformed, 0, `${path}: malformed lines`);
+      assert.deepEqual(bytewise.sentences, whole.sentences);
+      assert.deepEqual(chunked.sentences, whole.sentences);
+      assert.deepEqual(bytewise.counters, whole.counters);
+      assert.deepEqual(chunked.counters, whole.counters);
+    });
+  }
+
+  it('splits the first lines of a log at every offset and still gives the same sentences', () => {
+    const text = logBody('gnss-logs/beidou-bd.log').split('\n').slice(0, 12).join('\n') + '\n';
+    const bytes = ascii(text);
+    const whole = parseInChunks(bytes, () => bytes.length).sentences;
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const sizes = [cut, bytes.length];
+      assert.deepEqual(parseInChunks(bytes, () => sizes.shift() ?? 1).sentences, whole);
+    }
+  });
+});
+
+describe('gnss/nmea-parser: sentences', () => {
+  it('decodes GGA with an extra trailing field', () => {
+    const { out } = parseLines('$GNGGA,074155.799,3114.8770,N,12135.2463,E,1,05,1.3,156.9,M,8.3,M,,0000,*54');
+    const gga = out[0];
+    assert.ok(gga !== undefined && gga.type === 'GGA');
+    assert.equal(gga.talker, 'GN');
+    assert.equal(gga.timeMs, ((7 * 60 + 41) * 60 + 55) * 1000 + 799);
+    assert.near(gga.lat, 31 + 14.877 / 60, 1e-12);
+    assert.near(gga.lon, 121 + 35.2463 / 60, 1e-12);
+    assert.equal(gga.quality, 1);
+    assert.equal(gga.sats, 5);
+    assert.equal(gga.altM, 156.9);
+  });
+
+  it('decodes RMC with the NMEA 4.10 navigational status, south and west', () => {
+    const { out } = parseLines('$GNRMC,003956.00,A,4552.65403,S,17030.00668,W,0.025,,120419,,,A,V*15');
+    const rmc = out[0];
+    assert.ok(rmc !== undefined && rmc.type === 'RMC');
+    assert.equal(rmc.status, 'A');
+    assert.equal(rmc.mode, 'A');
+    assert.equal(rmc.navStatus, 'V');
+    assert.near(rmc.lat, -45.877567167, 1e-9);
+    assert.near(rmc.lon, -170.500111333, 1e-9);
+    assert.equal(rmc.dateDays, Date.UTC(2019, 3, 12) / 86400000);
+  });
+
+  it('decodes GSA with a system id, and leniently a vendor field in its place', () => {
+    const { out } = parseLines(
+      '$GNGSA,A,3,82,66,81,,,,,,,,,,1.05,0.64,0.83,2*0C',
+      '$BDGSA,A,3,02,03,04,,,,,,,,,,5.1,1.3,4.9,3.3*2F',
+    );
+    const [a, b] = out;
+    assert.ok(a !== undefined && a.type === 'GSA' && b !== undefined && b.type === 'GSA');
+    assert.deepEqual([a.fixMode, a.prns, a.pdop, a.hdop, a.vdop, a.systemId], [3, [82, 66, 81], 1.05, 0.64, 0.83, 2]);
+    assert.equal(b.talker, 'BD');
+    assert.ok(Number.isNaN(b.systemId));
+    assert.equal(b.vdop, 4.9);
+  });
+
+  it('decodes GSV with a signal id, empty elevation and SNR', () => {
+    const { out } = parseLines(
+      '$GPGSV,4,4,13,46,,,50,1*61',
+      '$GPGSV,3,3,12,26,04,276,,27,15,218,31,29,24,004,13,30,00,159,,1*69',
+    );
+    const [a, b] = out;
+    assert.ok(a !== undefined && a.type === 'GSV' && b !== undefined && b.type === 'GSV');
+    assert.equal(a.count, 1);
+    assert.deepEqual(a.prn, [46]);
+    assert.ok(Number.isNaN(a.elevationDeg[0] as number));
+    assert.equal(a.signalId, 1);
+    assert.equal(b.count, 4);
+    assert.deepEqual(b.snrDb.slice(0, 2), [NaN, 31]);
+  });
+
+  it('decodes GNS mode characters', () => {
+    const { out } = parseLines('$GNGNS,074150.799,,,,,NNNN,00,,,0.0,,0000*63');
+    const gns = out[0];
+    assert.ok(gns !== undefined && gns.type === 'GNS');
+    assert.equal(gns.modes, 'NNNN');
+    assert.equal(gns.anyFix, false);
+  });
+
+  it('accepts lower-case checksum digits and names other talkers', () => {
+    const { out } = parseLines(
+      '$GPGSA,A,1,,,,,,,,,,,,,,,,*32',
+      '$QZGSA,A,1,,,,,,,,,,,,,,,,*2e',
+      '$ZZGSA,A,1,,,,,,,,,,,,,,,,*25',
+    );
+    assert.deepEqual(
+      out.map((s) => s.talker),
+      ['GP', 'QZ', 'other'],
+    );
+  });
+});
+
+describe('gnss/nmea-parser: bad input', () => {
+  const good = '$GPGGA,092750.000,5321.6802,N,00630.3372,W,1,8,1.03,61.7,M,55.2,M,,*76';
+
+  it('requires the checksum and delivers nothing from a line whose checksum fails', () => {
+    const bad = good.replace('5321', '5322');
+    const noSum = good.slice(0, good.indexOf('*'));
+    const { out, parser } = parseLines(bad, noSum, good);
+    assert.equal(out.length, 1);
+    assert.near((out[0] as { lat: number }).lat, 53 + 21.6802 / 60, 1e-12);
+    assert.equal(parser.counters.failed, 2);
+    assert.equal(parser.counters.passed, 1);
+  });
+
+  it('counts overlong lines, lines cut by a new start, control bytes and noise', () => {
+    const parser = new NmeaParser({ onSentence: () => undefined, maxLineBytes: 80 });
+    parser.push(ascii('xx\x00' + good + '\r\n'));
+    parser.push(ascii('$GPGGA,0927' + good + '\r\n'));
+    parser.push(ascii('$GPGSA,A,1,\x01,,*00\r\n'));
+    parser.push(ascii(good.replace(',*', ',' + 'x'.repeat(20) + '*') + '\r\n'));
+    assert.equal(parser.counters.failed, 3);
+    assert.equal(parser.counters.passed, 2);
+    assert.ok(parser.counters.noiseBytes >= 3);
+  });
+
+  it('refuses a checksum-valid sentence with a malformed field and skips unknown types', () => {
+    const { out, parser } = parseLines(
+      '$GPGGA,092750.000,53x1.6802,N,00630.3372,W,1,8,1.03,61.7,M,55.2,M,,*3C',
+      '$GPVTG,,T,,M,0.117,N,0.216,K,A*21',
+      '$PSRFEPE,074150.799,V,,,,,*23',
+    );
+    assert.equal(out.length, 0);
+    assert.equal(parser.counters.malformed, 1);
+    assert.equal(parser.counters.skipped, 2);
+  });
+
+  it('survives a throwing callback and counts it', () => {
+    const parser = new NmeaParser({
+      onSentence: () => {
+        throw new Error('consumer bug');
+      },
+    });
+    parser.push(ascii(good + '\r\n' + good + '\r\n'));
+    assert.equal(parser.counters.callbackErrors, 2);
+    assert.throws(() => new NmeaParser({ onSentence: () => undefined, maxLineBytes: 4 }));
+  });
+});

@@ -1,0 +1,153 @@
+import type { DesiredRecord, DesiredStateSink } from '../../../src/agent/desired.js';
+import type { Value } from '../../../src/agent/driver.js';
+import { AgentError } from '../../../src/errors.js';
+import { HubAgentLink } from '../../../src/signalr/agent-link.js';
+import { settle } from '../../fakes/fake-clock.js';
+import { assert } from '../../support/assert.js';
+import { harness } from './harness.js';
+
+class FakeSink implements DesiredStateSink {
+  readonly applied: DesiredRecord[] = [];
+  readonly properties: [Record<string, Value>, boolean][] = [];
+  resyncs = 0;
+  failResync = false;
+  gate: Promise<void> | undefined;
+
+  async applyDesired(record: DesiredRecord): Promise<void> {
+    if (this.gate !== undefined) await this.gate;
+    this.applied.push(record);
+  }
+  async resyncDesired(): Promise<void> {
+    this.resyncs++;
+    if (this.failResync) throw new AgentError('network', 'read/last failed');
+  }
+  updateProperties(values: Readonly<Record<string, Value>>, replace: boolean): void {
+    this.properties.push([{ ...values }, replace]);
+  }
+}
+
+const P = '6f1c2e1a-0000-4000-8000-000000000001';
+const D = 'd0000000-0000-4000-8000-000000000001';
+
+function statesNotify(states: unknown[], entity = D) {
+  return { type: 1, target: 'Notify', arguments: [{ type: 'states', entity, states }] };
+}
+
+async function setup(options = {}) {
+  const h = harness();
+  const sink = new FakeSink();
+  const link = new HubAgentLink(h.client, sink, h.logger, { deviceUid: D, ...options });
+  const socket = await h.connect();
+  await link.idle();
+  return { h, sink, link, socket };
+}
+
+describe('signalr/agent-link', () => {
+  it('applies each .desired record of a states Notify, key stripped, timestamp in ms', async () => {
+    const { sink, link, socket } = await setup();
+    socket.receiveRecords(
+      statesNotify([
+        { channel: `${P}:relay.desired`, value: true, entity: D, timestamp: 1767225600.123 },
+        { channel: `${P}:relay.reported`, value: false, entity: D, timestamp: 1767225600 },
+        { channel: `${P}:gps.lat.desired`, value: 47.5, entity: D, timestamp: 1767225601 },
+        { channel: 'dimmer.desired', value: 40, timestamp: 1767225602 },
+      ]),
+    );
+    await link.idle();
+    assert.deepEqual(sink.applied, [
+      { key: 'relay', value: true, timestampMs: 1767225600123 },
+      { key: 'gps.lat', value: 47.5, timestampMs: 1767225601000 },
+      { key: 'dimmer', value: 40, timestampMs: 1767225602000 },
+    ]);
+  });
+
+  it('merges properties from a properties Notify', async () => {
+    const { sink, socket } = await setup();
+    socket.receiveRecords({
+      type: 1,
+      target: 'Notify',
+      arguments: [{ type: 'properties', entity: D, values: { interval: 5, label: 'x' } }],
+    });
+    assert.deepEqual(sink.properties, [[{ interval: 5, label: 'x' }, false]]);
+  });
+
+  it('ignores other devices, unknown types, and logs malformed Notify arguments', async () => {
+    const { sink, link, socket } = await setup();
+    socket.receiveRecords(
+      statesNotify([{ channel: `${P}:relay.desired`, value: true, timestamp: 1 }], 'someone-else'),
+      { type: 1, target: 'Notify', arguments: [{ type: 'future' }] },
+      statesNotify([{ channel: `${P}:relay.desired`, value: { no: 1 }, timestamp: 1 }]),
+      statesNotify([{ channel: `${P}:relay.desired`, value: 1 }]),
+      { type: 1, target: 'Notify', arguments: [{ type: 'properties', values: { a: [1] } }] },
+    );
+    await link.idle();
+    assert.deepEqual(sink.applied, []);
+    assert.deepEqual(sink.properties, []);
+    assert.equal(sink.resyncs, 1);
+  });
+
+  it('resyncs desired states on every connect and reconnect; a failed resync is logged', async () => {
+    const { h, sink, link, socket } = await setup();
+    assert.equal(sink.resyncs, 1);
+    sink.failResync = true;
+    socket.drop();
+    await h.clock.advanceAsync(1000);
+    h.sockets.last.accept();
+    await link.idle();
+    assert.equal(sink.resyncs, 2);
+    assert.equal(h.logger.find('warn', 'desired sync failed').length, 1);
+    assert.equal(h.client.status, 'connected');
+  });
+
+  it('setProperties invokes SetProperties and the result becomes the property set', async () => {
+    const { sink, link, socket } = await setup();
+    const done = link.setProperties({ label: 'new' });
+    assert.deepEqual(socket.messages()[0], {
+      type: 1,
+      invocationId: '0',
+      target: 'SetProperties',
+      arguments: [{ values: { label: 'new' } }],
+    });
+    socket.receiveRecords({ type: 3, invocationId: '0', result: { label: 'new', interval: 5 } });
+    assert.deepEqual(await done, { label: 'new', interval: 5 });
+    assert.deepEqual(sink.properties, [[{ label: 'new', interval: 5 }, true]]);
+  });
+
+  it('setProperties rejects on a hub error or a malformed result, and changes nothing', async () => {
+    const { sink, link, socket } = await setup();
+    const refused = link.setProperties({ 'Bad Name': 1 });
+    const malformed = link.setProperties({ ok: 1 });
+    socket.receiveRecords(
+      { type: 3, invocationId: '0', error: 'invalid property name' },
+      { type: 3, invocationId: '1' },
+    );
+    await assert.rejects(refused, 'hub');
+    await assert.rejects(malformed, 'wire.invalid');
+    assert.deepEqual(sink.properties, []);
+  });
+
+  it('bounds the desired queue: overflow is counted and a resync is queued instead', async () => {
+    const { sink, link, socket } = await setup({ maxQueued: 2 });
+    let open: () => void = () => undefined;
+    sink.gate = new Promise((resolve) => (open = resolve));
+    const states = [1, 2, 3, 4].map((v) => ({ channel: `${P}:dimmer.desired`, value: v, timestamp: v }));
+    socket.receiveRecords(statesNotify(states));
+    assert.equal(link.dropped, 2);
+    open();
+    await settle();
+    await link.idle();
+    assert.deepEqual(
+      sink.applied.map((r) => r.value),
+      [1, 2],
+    );
+    assert.equal(sink.resyncs, 2);
+  });
+
+  it('close() detaches from the client', async () => {
+    const { sink, link, socket } = await setup();
+    link.close();
+    socket.receiveRecords(statesNotify([{ channel: `${P}:relay.desired`, value: true, timestamp: 1 }]));
+    await link.idle();
+    assert.deepEqual(sink.applied, []);
+  });
+});

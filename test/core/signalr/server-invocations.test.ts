@@ -1,0 +1,109 @@
+import { assert } from '../../support/assert.js';
+import { harness } from './harness.js';
+
+const notify = (args: unknown[], extra: Record<string, unknown> = {}) => ({
+  type: 1,
+  target: 'Notify',
+  arguments: args,
+  ...extra,
+});
+
+describe('signalr/server invocations', () => {
+  it('calls handlers by target, case-insensitively, and stops after unsubscribing', async () => {
+    const h = harness();
+    const seen: unknown[] = [];
+    const off = h.client.on('NOTIFY', (args) => void seen.push(args));
+    const socket = await h.connect();
+    socket.receiveRecords(notify([{ a: 1 }]), { type: 1, target: 'notify', arguments: [2] });
+    off();
+    socket.receiveRecords(notify([3]));
+    assert.deepEqual(seen, [[{ a: 1 }], [2]]);
+  });
+
+  it('logs an unknown target once', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    for (let i = 0; i < 3; i++) socket.receiveRecords({ type: 1, target: 'Mystery', arguments: [] });
+    assert.equal(h.logger.find('warn', 'no handler').length, 1);
+    assert.equal(h.client.status, 'connected');
+  });
+
+  it('answers an invocation with an invocationId with an error Completion', async () => {
+    const h = harness();
+    let called = 0;
+    h.client.on('Notify', () => void called++);
+    const socket = await h.connect();
+    socket.receiveRecords(notify([], { invocationId: '42' }));
+    assert.equal(called, 1);
+    const answer = socket.messages()[0];
+    assert.equal(answer?.['type'], 3);
+    assert.equal(answer?.['invocationId'], '42');
+    assert.equal(typeof answer?.['error'], 'string');
+    assert.equal(answer?.['result'], undefined);
+  });
+
+  it('a throwing or rejecting handler is logged and cannot break the connection', async () => {
+    const h = harness();
+    const seen: unknown[] = [];
+    h.client.on('Notify', () => {
+      throw new Error('bad handler');
+    });
+    h.client.on('Notify', () => Promise.reject(new Error('bad async handler')));
+    h.client.on('Notify', (args) => void seen.push(args[0]));
+    h.client.onStateChange(() => {
+      throw new Error('bad listener');
+    });
+    const socket = await h.connect();
+    socket.receiveRecords(notify([1]), notify([2]));
+    await h.clock.advanceAsync(0);
+    assert.deepEqual(seen, [1, 2]);
+    assert.equal(h.client.status, 'connected');
+    assert.equal(h.logger.find('error', 'handler failed').length, 4);
+  });
+
+  it('logs and drops malformed records, keeping the records around them', async () => {
+    const h = harness();
+    const seen: unknown[] = [];
+    h.client.on('Notify', (args) => void seen.push(args[0]));
+    const socket = await h.connect();
+    socket.receive('{"type":1,"target":"Notify","arguments":[1]}\u001e{oops\u001e[]\u001e{"type":1}\u001e');
+    socket.receiveRecords(notify([2]));
+    assert.deepEqual(seen, [1, 2]);
+    assert.equal(h.logger.find('warn', 'message dropped').length, 3);
+    assert.equal(h.client.status, 'connected');
+  });
+
+  it('ignores stream messages (2, 4, 5) and unknown types safely', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    socket.receiveRecords(
+      { type: 2, invocationId: '0', item: 1 },
+      { type: 4, invocationId: '1', target: 'Stream', arguments: [] },
+      { type: 5, invocationId: '1' },
+      { type: 42, anything: true },
+    );
+    assert.deepEqual(socket.messages(), []);
+    assert.equal(h.client.status, 'connected');
+    h.logger.assertNoErrors();
+  });
+
+  it('Close with allowReconnect reconnects; without it stops and reports why', async () => {
+    const h = harness();
+    const reasons: string[] = [];
+    h.client.onStateChange((kind, error) => kind === 'stopped' && reasons.push(error?.message ?? ''));
+    const first = await h.connect();
+    first.receiveRecords({ type: 7, error: 'Server is restarting', allowReconnect: true });
+    assert.ok(first.closedByClient);
+    await h.clock.advanceAsync(1000);
+    const second = h.sockets.last;
+    assert.notEqual(second, first);
+    second.accept();
+    second.receiveRecords({ type: 7, error: 'Device disabled' });
+    await h.clock.advanceAsync(60000);
+    assert.equal(h.client.status, 'stopped');
+    assert.equal(h.sockets.sockets.length, 2);
+    assert.equal(reasons.length, 1);
+    assert.match(reasons[0] ?? '', /Device disabled/);
+    assert.equal(h.clock.pending, 0);
+  });
+});

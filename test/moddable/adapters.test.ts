@@ -1,0 +1,190 @@
+/**
+ * The host-independent parts of the Moddable target, on Node: URL splitting
+ * (XS has no URL), tick unwrapping, the board configuration, and the
+ * preference-backed store against an in-memory `preference` with ESP32 NVS limits.
+ */
+import { strict as assert } from 'node:assert';
+import { AgentError } from '../../src/errors.js';
+import { readBoardConfig } from '../../targets/moddable/config.js';
+import { PreferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
+import { TickUnwrapper } from '../../targets/moddable/ticks.js';
+import { splitUrl } from '../../targets/moddable/url.js';
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof AgentError ? e.code : `not an AgentError: ${String(e)}`;
+  }
+  return 'no error';
+}
+
+/** `preference` with the ESP32 NVS rules: names of at most 15 characters, string values. */
+class FakePreference implements PreferenceApi {
+  readonly data = new Map<string, string>();
+  set(domain: string, key: string, value: string): void {
+    assert.ok(domain.length <= 15 && key.length <= 15, `NVS name too long: ${domain}/${key}`);
+    this.data.set(`${domain}/${key}`, value);
+  }
+  get(domain: string, key: string): unknown {
+    return this.data.get(`${domain}/${key}`);
+  }
+  delete(domain: string, key: string): void {
+    this.data.delete(`${domain}/${key}`);
+  }
+  keys(domain: string): string[] {
+    return [...this.data.keys()].filter((k) => k.startsWith(`${domain}/`)).map((k) => k.slice(domain.length + 1));
+  }
+}
+
+describe('moddable target', () => {
+  describe('splitUrl', () => {
+    it('splits http, https, ws and wss URLs with default and explicit ports', () => {
+      assert.deepEqual(splitUrl('http://127.0.0.1:8080/api/v1/channels/list?device=demo-001'), {
+        secure: false,
+        host: '127.0.0.1',
+        port: 8080,
+        path: '/api/v1/channels/list?device=demo-001',
+      });
+      assert.deepEqual(splitUrl('https://dds.example.com'), {
+        secure: true,
+        host: 'dds.example.com',
+        port: 443,
+        path: '/',
+      });
+      assert.deepEqual(splitUrl('wss://h/hubs/properties?id=x#frag'), {
+        secure: true,
+        host: 'h',
+        port: 443,
+        path: '/hubs/properties?id=x',
+      });
+      assert.deepEqual(splitUrl('ws://[::1]:81?x=1'), { secure: false, host: '::1', port: 81, path: '/?x=1' });
+    });
+
+    it('refuses other schemes and bad ports with config.invalid', () => {
+      assert.equal(
+        code(() => splitUrl('ftp://h/')),
+        'config.invalid',
+      );
+      assert.equal(
+        code(() => splitUrl('http://h:70000/')),
+        'config.invalid',
+      );
+      assert.equal(
+        code(() => splitUrl('not a url')),
+        'config.invalid',
+      );
+    });
+  });
+
+  describe('TickUnwrapper', () => {
+    it('keeps time monotonic across an unsigned 32-bit wrap', () => {
+      const t = new TickUnwrapper(2 ** 32 - 10);
+      assert.equal(t.unwrap(2 ** 32 - 5), 2 ** 32 - 5);
+      assert.equal(t.unwrap(3), 2 ** 32 + 3);
+      assert.equal(t.unwrap(100), 2 ** 32 + 100);
+    });
+
+    it('keeps time continuous when the counter is a signed 32-bit integer', () => {
+      const t = new TickUnwrapper(2 ** 31 - 2);
+      const values = [2 ** 31 - 1, -(2 ** 31), -1, 0, 2 ** 31 - 1, -(2 ** 31)].map((v) => t.unwrap(v));
+      for (let i = 1; i < values.length; i++) assert.ok(values[i]! > values[i - 1]!, `step ${i}: ${values.join(', ')}`);
+      assert.equal(values[1]! - values[0]!, 1);
+      assert.equal(values[3]! - values[2]!, 1);
+    });
+  });
+
+  describe('readBoardConfig', () => {
+    const manifest = {
+      serviceUrl: 'http://10.0.0.2:8080/',
+      deviceKey: 'demo-001',
+      token: 'device-token-demo-001',
+      gnssPort: 2,
+      modbusPort: 1,
+      modbusDirPin: 25,
+      sntp: 'pool.ntp.org',
+    };
+
+    it('reads the manifest config with defaults', () => {
+      const board = readBoardConfig(manifest, () => undefined);
+      assert.equal(board.serviceUrl, 'http://10.0.0.2:8080');
+      assert.deepEqual(board.gnss, { port: 2, baudRate: 9600, pins: { receive: 16, transmit: 17 } });
+      assert.deepEqual(board.modbus, { port: 1, pins: { receive: 26, transmit: 27 }, directionPin: 25 });
+      assert.equal(board.sntpHost, 'pool.ntp.org');
+      assert.equal(board.logLevel, 'info');
+    });
+
+    it('lets preferences override entries, numbers given as strings included', () => {
+      const prefs: Record<string, unknown> = { token: 'other', gnssBaud: '38400', logLevel: 'debug' };
+      const board = readBoardConfig(manifest, (name) => prefs[name]);
+      assert.equal(board.token, 'other');
+      assert.equal(board.gnss?.baudRate, 38400);
+      assert.equal(board.logLevel, 'debug');
+    });
+
+    it('leaves GNSS and Modbus off when their port is null (the simulator)', () => {
+      const board = readBoardConfig({ ...manifest, gnssPort: null, modbusPort: null }, () => undefined);
+      assert.equal(board.gnss, undefined);
+      assert.equal(board.modbus, undefined);
+    });
+
+    it('refuses a missing token or a bad pin with config.invalid', () => {
+      assert.equal(
+        code(() => readBoardConfig({ ...manifest, token: undefined }, () => undefined)),
+        'config.invalid',
+      );
+      assert.equal(
+        code(() => readBoardConfig({ ...manifest, modbusDirPin: 99 }, () => undefined)),
+        'config.invalid',
+      );
+      assert.equal(
+        code(() => readBoardConfig({ ...manifest, logLevel: 'loud' }, () => undefined)),
+        'config.invalid',
+      );
+    });
+  });
+
+  describe('PreferenceStore', () => {
+    it('stores long keys under short NVS names and lists them by prefix, sorted', () => {
+      const prefs = new FakePreference();
+      const store = new PreferenceStore(prefs);
+      store.set('outbox/record/000002', 'b');
+      store.set('outbox/record/000001', 'a');
+      store.set('config/channels', '{"channels":[]}');
+      assert.equal(store.get('outbox/record/000001'), 'a');
+      assert.equal(store.get('config/channels'), '{"channels":[]}');
+      assert.equal(store.get('missing'), undefined);
+      assert.deepEqual(store.keys('outbox/'), ['outbox/record/000001', 'outbox/record/000002']);
+      store.set('outbox/record/000001', 'a2');
+      assert.equal(store.get('outbox/record/000001'), 'a2');
+      store.delete('outbox/record/000001');
+      assert.equal(store.get('outbox/record/000001'), undefined);
+      assert.deepEqual(store.keys(''), ['config/channels', 'outbox/record/000002']);
+      assert.equal(prefs.data.size, 2);
+    });
+
+    it('keeps colliding keys apart and finds them after a delete', () => {
+      const prefs = new FakePreference();
+      const store = new PreferenceStore(prefs, 'agent', 3900, () => 'same');
+      store.set('a', '1');
+      store.set('b', '2');
+      store.set('c', '3');
+      assert.deepEqual([...prefs.data.keys()].sort(), ['agent/same', 'agent/same.1', 'agent/same.2']);
+      store.delete('a');
+      assert.equal(store.get('b'), '2');
+      assert.equal(store.get('c'), '3', 'the chain stays contiguous after a delete');
+      assert.deepEqual(store.keys(''), ['b', 'c']);
+      assert.equal(prefs.data.size, 2);
+    });
+
+    it('refuses a value over the NVS limit with too-large, storing nothing', () => {
+      const prefs = new FakePreference();
+      const store = new PreferenceStore(prefs, 'agent', 100);
+      assert.equal(
+        code(() => store.set('k', 'é'.repeat(60))),
+        'too-large',
+      );
+      assert.equal(prefs.data.size, 0);
+    });
+  });
+});
