@@ -46,13 +46,14 @@ export function startSerialSlave(
   line: { baudRate: number; parity?: Parity } = { baudRate: 19200, parity: 'even' },
   options: EndpointOptions = {},
 ): SerialSlave {
-  let port: SerialPort | undefined;
-  const endpoint = new RtuSlaveEndpoint(new ModbusSlave(map), clock, (bytes) => port?.write(bytes), options);
-  port = serial.open(
+  const link: { port?: SerialPort } = {};
+  const endpoint = new RtuSlaveEndpoint(new ModbusSlave(map), clock, (bytes) => link.port?.write(bytes), options);
+  const port = serial.open(
     { port: path, baudRate: line.baudRate, dataBits: 8, parity: line.parity ?? 'none', stopBits: 'one' },
     { onData: (bytes) => endpoint.onData(bytes.slice()) },
   );
-  return { endpoint, close: () => port?.close() };
+  link.port = port;
+  return { endpoint, close: () => port.close() };
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -62,12 +63,8 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exit(2);
   }
   const { NodeSerial } = await import('../../targets/node/serial.js');
-  const clock: Clock = {
-    monotonicMs: () => performance.now(),
-    wallMs: () => Date.now(),
-    setTimer: (cb, ms) => setTimeout(cb, ms) as unknown as ReturnType<Clock['setTimer']>,
-    clearTimer: (h) => clearTimeout(h as unknown as NodeJS.Timeout),
-  };
+  const { NodeClock } = await import('../../targets/node/clock.js');
+  const clock = new NodeClock();
   const map = readRegisterMap(mapPath ?? demoMapPath);
   startSerialSlave(new NodeSerial(), clock, path, map, {
     baudRate: baud === undefined ? 19200 : Number(baud),

@@ -87,7 +87,7 @@ export class ModbusProvider implements ChannelDriverProvider {
     const wiring = this.options.ports[key];
     if (bus === undefined || wiring === undefined) {
       logger.log(
-        'error',
+        'warn',
         `modbus: bus "${key}" is not wired to a serial port on this board; its channels report -ENODEV`,
       );
       return { errno: Errno.ENODEV };

@@ -34,6 +34,12 @@ export const optionTable: OptionSpec[] = [
   { flag: 'scenario', env: 'DDS_SCENARIO', help: 'scenario file (JSON or YAML) of simulated signals' },
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
+  {
+    flag: 'bus',
+    env: 'DDS_BUS',
+    help: 'KEY=TARGET: a bus of the channel list on a serial device path, sim[:map.json], j1939-sim or replay:candump.log (repeatable)',
+    repeatable: true,
+  },
   { flag: 'help', help: 'print this help', boolean: true },
 ];
 

@@ -11,6 +11,7 @@ import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
 import type { SimulatedDevice } from '../../host-sim/device/device.js';
 import type { SimPins } from '../../host-sim/pins/sim-pins.js';
+import { busProviders } from './buses.js';
 import type { NodeAgentOptions } from './options.js';
 
 export interface ProviderContext {
@@ -24,5 +25,10 @@ export interface ProviderContext {
 
 /** Every provider the Node agent registers; closed by the agent at stop. */
 export function buildProviders(context: ProviderContext): ChannelDriverProvider[] {
-  return [context.device, new PinChannelProvider(context.pins), context.custom];
+  return [
+    context.device,
+    new PinChannelProvider(context.pins),
+    context.custom,
+    ...busProviders(context.options.values['bus'] ?? [], context.clock, context.logger),
+  ];
 }

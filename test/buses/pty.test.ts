@@ -6,22 +6,20 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import type { Sample } from '../../src/agent/driver.js';
 import { ModbusProvider } from '../../src/modbus/provider.js';
-import type { Clock, TimerHandle } from '../../src/ports.js';
 import { startSerialSlave, type SerialSlave } from '../../host-sim/modbus/serial-slave.js';
+import { NodeClock } from '../../targets/node/clock.js';
 import { NodeSerial } from '../../targets/node/serial.js';
+import { parseOptions } from '../../targets/node/options.js';
+import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
+import { startService, type RunningService } from '../../host-sim/service/index.js';
+import { join } from 'node:path';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoConfig, demoRegisterMap } from './demo-config.js';
+import { demoConfig, demoRegisterMap, repoRoot } from './demo-config.js';
 
 /** Real time, for real devices. */
-const realClock: Clock = {
-  monotonicMs: () => performance.now(),
-  wallMs: () => Date.now(),
-  setTimer: (cb, ms): TimerHandle => setTimeout(cb, ms) as unknown as TimerHandle,
-  clearTimer: (h) => clearTimeout(h as unknown as NodeJS.Timeout),
-};
+const realClock = new NodeClock();
 
 /** Starts socat and resolves with the two pty paths it reports. */
 function ptyPair(): Promise<{ socat: ChildProcess; a: string; b: string }> {
@@ -47,6 +45,8 @@ describe('modbus through a real pty pair (socat)', function () {
   let socat: ChildProcess | undefined;
   let slave: SerialSlave | undefined;
   let provider: ModbusProvider | undefined;
+  let runtime: NodeAgentRuntime | undefined;
+  let service: RunningService | undefined;
 
   before(function () {
     if (spawnSync('socat', ['-V']).error !== undefined) {
@@ -55,7 +55,9 @@ describe('modbus through a real pty pair (socat)', function () {
     }
   });
 
-  afterEach(() => {
+  afterEach(async () => {
+    runtime?.stop();
+    await service?.close();
     provider?.close();
     slave?.close();
     socat?.kill();
@@ -88,5 +90,51 @@ describe('modbus through a real pty pair (socat)', function () {
     assert.deepEqual(await drivers.get('setpoint')!.applyDesired!(4321), { ok: true, value: 4321 });
     assert.equal(slave.endpoint.slave.device(1).holdingRegisters.get(20), 4321);
     logger.assertNoErrors();
+  });
+
+  it("the Node agent (npm run agent -- --bus rs485=<pty>) reports the slave's registers, scaled", async () => {
+    const pair = await ptyPair();
+    socat = pair.socat;
+    slave = startSerialSlave(new NodeSerial(), realClock, pair.b, demoRegisterMap(), {
+      baudRate: 19200,
+      parity: 'even',
+    });
+    service = await startService({ fixture: join(repoRoot, 'host-sim/service/fixtures/demo.json') });
+    const options = parseOptions(
+      [
+        '--service',
+        service.url,
+        '--device',
+        'demo-001',
+        '--token',
+        'device-token-demo-001',
+        '--bus',
+        `rs485=${pair.a}`,
+      ],
+      {},
+      () => '',
+    );
+    const wanted = new Set(['flow', 'total', 'pump', 'setpoint', 'pressure']);
+    const seen = new Map<string, unknown>();
+    let done: () => void = () => undefined;
+    const allSeen = new Promise<void>((resolve) => (done = resolve));
+    runtime = await startNodeAgent(options, {
+      logger: new FakeLogger(),
+      agent: {
+        onReport: (key, sample) => {
+          if (!wanted.has(key)) return;
+          seen.set(key, sample.ok ? sample.value : sample.errno);
+          if (seen.size === wanted.size) done();
+        },
+      },
+    });
+    await allSeen;
+    assert.deepEqual(Object.fromEntries(seen), {
+      flow: 12.5,
+      total: 123456.75,
+      pump: true,
+      setpoint: 50,
+      pressure: 2.53,
+    });
   });
 });
