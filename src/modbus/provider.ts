@@ -17,7 +17,7 @@ import type { Clock, Logger, Serial, SerialPort } from '../ports.js';
 import { ModbusChannelDriver, type BusAccess } from './driver.js';
 import { ModbusMaster, type MasterOptions } from './master.js';
 import { ModbusScanner } from './scan.js';
-import { characterMs, silentIntervalMs } from './timing.js';
+import { characterMs, silentIntervalMs } from './rtu-line.js';
 
 /** Board wiring of one Modbus bus. */
 export interface ModbusPortConfig {

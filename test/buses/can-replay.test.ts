@@ -8,7 +8,7 @@ import { SimulatedCanBus } from '../../host-sim/can/bus.js';
 import { formatCandump, parseCandump } from '../../host-sim/can/candump.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoConfig, repoRoot } from './demo-config.js';
+import { demoConfig, repoRoot } from './support.js';
 
 const trace = readFileSync(join(repoRoot, 'host-sim/can/demo.candump'), 'utf8');
 

@@ -7,7 +7,7 @@ import { SimulatedModbusLink } from '../../host-sim/modbus/link.js';
 import { ModbusSlave } from '../../host-sim/modbus/slave.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoConfig, demoRegisterMap } from './demo-config.js';
+import { demoConfig, demoRegisterMap } from './support.js';
 
 describe('modbus end to end with the simulated slave (demo fixture)', () => {
   let clock: FakeClock;

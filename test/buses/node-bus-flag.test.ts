@@ -6,7 +6,7 @@ import { busProviders, parseBusFlags } from '../../targets/node/buses.js';
 import { parseOptions } from '../../targets/node/options.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoConfig } from './demo-config.js';
+import { demoConfig } from './support.js';
 
 const base = ['--service', 'http://127.0.0.1:1', '--device', 'd', '--token', 't'];
 

@@ -5,7 +5,7 @@
  * saying why, when socat is absent (`.ci/run` installs it).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import type { Sample } from '../../src/agent/driver.js';
 import { ModbusProvider } from '../../src/modbus/provider.js';
 import { startSerialSlave, type SerialSlave } from '../../host-sim/modbus/serial-slave.js';
@@ -16,29 +16,10 @@ import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtim
 import { startService, type RunningService } from '../../host-sim/service/index.js';
 import { join } from 'node:path';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoConfig, demoRegisterMap, repoRoot } from './demo-config.js';
+import { demoConfig, demoRegisterMap, ptyPair, repoRoot } from './support.js';
 
 /** Real time, for real devices. */
 const realClock = new NodeClock();
-
-/** Starts socat and resolves with the two pty paths it reports. */
-function ptyPair(): Promise<{ socat: ChildProcess; a: string; b: string }> {
-  return new Promise((resolve, reject) => {
-    const socat = spawn('socat', ['-d', '-d', 'pty,raw,echo=0', 'pty,raw,echo=0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    const paths: string[] = [];
-    let text = '';
-    socat.stderr?.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      for (const m of text.matchAll(/PTY is (\S+)/g)) if (m[1] !== undefined && !paths.includes(m[1])) paths.push(m[1]);
-      if (/starting data transfer loop/.test(text) && paths.length === 2)
-        resolve({ socat, a: paths[0] ?? '', b: paths[1] ?? '' });
-    });
-    socat.once('error', reject);
-    socat.once('exit', (code) => reject(new Error(`socat exited (${String(code)}): ${text}`)));
-  });
-}
 
 describe('modbus through a real pty pair (socat)', function () {
   this.timeout(15000);
