@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     [
       ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
       ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
+      // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
+      ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
     ],
     {},
     () => '',

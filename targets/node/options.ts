@@ -37,6 +37,12 @@ export const optionTable: OptionSpec[] = [
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
   { flag: 'no-hub', help: 'do not open the hub connection (no real-time desired values)', boolean: true },
   { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD] or simulated[:route.json|log]' },
+  {
+    flag: 'bus',
+    env: 'DDS_BUS',
+    help: 'KEY=TARGET: a bus of the channel list on a serial device path, sim[:map.json], j1939-sim or replay:candump.log (repeatable)',
+    repeatable: true,
+  },
   { flag: 'help', help: 'print this help', boolean: true },
 ];
 

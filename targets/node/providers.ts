@@ -12,6 +12,7 @@ import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
 import type { SimulatedDevice } from '../../host-sim/device/device.js';
 import type { SimPins } from '../../host-sim/pins/sim-pins.js';
+import { busProviders } from './buses.js';
 import { gnssProvider } from './gnss.js';
 import type { NodeAgentOptions } from './options.js';
 
@@ -26,7 +27,12 @@ export interface ProviderContext {
 
 /** Every provider the Node agent registers; closed by the agent at stop. */
 export function buildProviders(context: ProviderContext): ChannelDriverProvider[] {
-  const providers: ChannelDriverProvider[] = [context.device, new PinChannelProvider(context.pins), context.custom];
+  const providers: ChannelDriverProvider[] = [
+    context.device,
+    new PinChannelProvider(context.pins),
+    context.custom,
+    ...busProviders(context.options.values['bus'] ?? [], context.clock, context.logger),
+  ];
   const gnss = context.options.values['gnss']?.[0];
   if (gnss !== undefined) providers.push(gnssProvider(gnss, { ...context, readFile: (p) => readFileSync(p, 'utf8') }));
   return providers;
