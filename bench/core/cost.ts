@@ -9,8 +9,7 @@
 import { ChannelSlot, type SampleSink } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { Sample } from '../../src/agent/driver.js';
-import { decodeData, type Decoded } from '../../src/codec/data.js';
-import { isFailure } from '../../src/codec/failure.js';
+import { decodeData, isFailure, type Decoded } from '../../src/codec/data.js';
 import type { Channel, TransmitEvent } from '../../src/config/model.js';
 import { Batcher, defaultBatchOptions } from '../../src/report/batcher.js';
 import { Outbox } from '../../src/report/outbox.js';
