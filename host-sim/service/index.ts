@@ -5,6 +5,7 @@
  * composition root; the CLI (`cli.ts`) and the tests call `startService`.
  */
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { addDeviceRoutes } from './api/devices.js';
 import { addMeasurementRoutes } from './api/measurements.js';
@@ -51,6 +52,8 @@ export interface ServiceOptions {
   };
   /** Default: silent. */
   log?: (line: string) => void;
+  /** Serve HTTPS and WSS with this certificate chain and key (PEM text; issue 8). Default: plain HTTP. */
+  tls?: { cert: string; key: string };
 }
 
 export interface HubControl {
@@ -64,7 +67,7 @@ export interface HubControl {
 }
 
 export interface RunningService {
-  /** e.g. http://127.0.0.1:PORT (the {base_url}). */
+  /** e.g. http://127.0.0.1:PORT, or https:// with `tls` (the {base_url}). */
   url: string;
   /** e.g. ws://127.0.0.1:PORT. */
   wsUrl: string;
@@ -91,8 +94,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   context.notifier = hub;
 
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const server = createServer();
-  const router = new Router(context.tokens, context.now, `http://${displayHost}`, log);
+  const scheme = options.tls === undefined ? 'http' : 'https';
+  const server = options.tls === undefined ? createServer() : createTlsServer({ ...options.tls });
+  const router = new Router(context.tokens, context.now, `${scheme}://${displayHost}`, log);
   addDeviceRoutes(router, context);
   addProductRoutes(router, context);
   addRelationRoutes(router, context);
@@ -114,7 +118,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw e;
   }
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
+  const url = `${scheme}://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
   log(`service listening on ${url}`);
   let closed: Promise<void> | undefined;
   return {

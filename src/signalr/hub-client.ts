@@ -179,6 +179,7 @@ export class HubClient {
       }
       negotiated = await negotiate(this.#o.http, this.#o.baseUrl, token);
       this.#auth.accept();
+      this.#o.onSecrets({ connectionToken: negotiated.connectionToken, accessToken: negotiated.accessToken });
     } catch (e) {
       return { error: this.#attemptFailed(e, attempt, token), reconnect: true, wasConnected: false };
     }

@@ -20,6 +20,8 @@ export interface Negotiated {
   socketUrl: string;
   /** The access token for the socket's Authorization header (a redirect may replace it). */
   accessToken: string;
+  /** The connection token (or v0 connection id) inside `socketUrl`. Secret. */
+  connectionToken: string;
 }
 
 /** `http://h/x` → `ws://h/x`, `https://` → `wss://`; ws(s) addresses unchanged. */
@@ -107,6 +109,6 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
     const version = optNumber(o, 'negotiateVersion') ?? 0;
     const id = version >= 1 ? optString(o, 'connectionToken') : optString(o, 'connectionId');
     if (id === undefined || id === '') throw new AgentError('hub', 'negotiate: no connection token in the response');
-    return { socketUrl: withQuery(toSocketUrl(url), 'id', id), accessToken: token };
+    return { socketUrl: withQuery(toSocketUrl(url), 'id', id), accessToken: token, connectionToken: id };
   }
 }

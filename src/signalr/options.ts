@@ -16,6 +16,12 @@ export interface HubClientOptions {
   sockets: WebSocketFactory;
   clock: Clock;
   logger: Logger;
+  /**
+   * Told every secret a negotiate hands out (the connection token, and the access
+   * token of a redirect) before it is used, so a redacting logger can hide it
+   * (issue 8). Default: nothing.
+   */
+  onSecrets?: (secrets: { connectionToken: string; accessToken: string }) => void;
   /** Delay before reconnect attempt n. Default: FullJitterBackoff (1 s doubling to 60 s), forever. */
   retry?: RetryPolicy;
   /**
@@ -43,7 +49,7 @@ export type ResolvedHubOptions = Required<HubClientOptions>;
 
 type NumericOption = Exclude<
   keyof HubClientOptions,
-  'baseUrl' | 'accessToken' | 'http' | 'sockets' | 'clock' | 'logger' | 'retry'
+  'baseUrl' | 'accessToken' | 'http' | 'sockets' | 'clock' | 'logger' | 'retry' | 'onSecrets'
 >;
 
 /** The numeric defaults (spec 4.8 and issue 4). */
@@ -60,7 +66,12 @@ export const hubDefaults: Readonly<Record<NumericOption, number>> = {
 
 /** Fills in defaults; throws RangeError on a nonsensical setting (programmer misuse). */
 export function resolveHubOptions(o: HubClientOptions): ResolvedHubOptions {
-  const resolved = { ...hubDefaults, ...o, retry: o.retry ?? new FullJitterBackoff() };
+  const resolved = {
+    ...hubDefaults,
+    ...o,
+    retry: o.retry ?? new FullJitterBackoff(),
+    onSecrets: o.onSecrets ?? ((): void => undefined),
+  };
   for (const name of Object.keys(hubDefaults) as NumericOption[]) {
     const value = resolved[name];
     if (!(value > 0 && value < Infinity)) throw new RangeError(`hub client: ${name} must be a positive number`);

@@ -29,3 +29,18 @@ export class ConsoleLogger implements Logger {
 function formatValue(v: string | number | boolean): string {
   return typeof v === 'string' && /[\s"=]/.test(v) ? JSON.stringify(v) : String(v);
 }
+
+/**
+ * The text of a crash report (uncaught exception, unhandled rejection, failed
+ * start) for `e`, stack included, with every secret `redact` knows removed
+ * (issue 8: the token never reaches a crash report).
+ */
+export function crashReport(what: string, e: unknown, redact: (text: string) => string): string {
+  let text: string;
+  try {
+    text = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+  } catch {
+    text = 'unprintable value';
+  }
+  return redact(`agent: ${what}: ${text}`);
+}

@@ -10,6 +10,8 @@
  *   --config FILE   DDS_CONFIG     JSON file with any of the above by long name
  *   --log-level L   DDS_LOG_LEVEL  debug | info | warn | error (default info)
  *   --no-hub                       no hub connection (desired values only by resync)
+ *   --ca FILE       DDS_CA         PEM CA certificate(s) to verify https/wss against (issue 8)
+ *   --insecure      DDS_INSECURE   lab only: accept any certificate (logged loudly)
  *
  * The table is open: other areas add their flags (e.g. --gnss, --bus) to
  * `optionTable`; repeatable flags collect every value. Bad input throws
@@ -36,6 +38,13 @@ export const optionTable: OptionSpec[] = [
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
   { flag: 'no-hub', help: 'do not open the hub connection (no real-time desired values)', boolean: true },
+  { flag: 'ca', env: 'DDS_CA', help: 'PEM file of the CA(s) to verify https:// and wss:// against' },
+  {
+    flag: 'insecure',
+    env: 'DDS_INSECURE',
+    help: 'LAB USE ONLY: accept any server certificate (warned at startup and on every hub connect)',
+    boolean: true,
+  },
   { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD] or simulated[:route.json|log]' },
   {
     flag: 'bus',
@@ -99,7 +108,15 @@ function fromConfigFile(path: string, readFile: (path: string) => string): Map<s
   try {
     body = JSON.parse(readFile(path)) as unknown;
   } catch (e) {
-    bad(`--config ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    // Not the parser's message: newer engines quote the file's text, which may hold the token (issue 8).
+    const at = /position \d+/.exec(e instanceof Error ? e.message : '')?.[0];
+    const why =
+      e instanceof SyntaxError
+        ? `not valid JSON${at === undefined ? '' : ` (${at})`}`
+        : e instanceof Error
+          ? e.message
+          : String(e);
+    bad(`--config ${path}: ${why}`);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) bad(`--config ${path}: expected a JSON object`);
   const out = new Map<string, string[]>();
@@ -153,4 +170,21 @@ export function parseOptions(
     help,
     values: Object.fromEntries(values),
   };
+}
+
+/**
+ * The token wherever it may be before the options are parsed (`--token X`,
+ * `--token=X`, `DDS_TOKEN`), so that even a failed parse or an early crash is
+ * redacted (issue 8).
+ */
+export function tokensInArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  const fromEnv = env['DDS_TOKEN'];
+  if (fromEnv !== undefined && fromEnv !== '') out.push(fromEnv);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--token' && argv[i + 1] !== undefined) out.push(argv[i + 1]!);
+    else if (arg.startsWith('--token=')) out.push(arg.slice('--token='.length));
+  }
+  return out;
 }

@@ -16,7 +16,8 @@ import { SimulatedDevice } from '../../host-sim/device/device.js';
 import { parseScenario, type Scenario } from '../../host-sim/device/scenario.js';
 import { SimPins } from '../../host-sim/pins/sim-pins.js';
 import { NodeClock } from './clock.js';
-import { FetchHttp } from './http.js';
+import { AgentError } from '../../src/errors.js';
+import { FetchHttp, type NodeTlsOptions } from './http.js';
 import { ConsoleLogger } from './logger.js';
 import type { NodeAgentOptions } from './options.js';
 import { buildProviders } from './providers.js';
@@ -31,6 +32,8 @@ export interface NodeAgentOverrides {
   agent?: Partial<AgentOptions>;
   /** false: no hub connection (tests that drive desired values themselves). Default: per `--no-hub`. */
   hub?: boolean;
+  /** Hub client options for tests (e.g. a short `retry`). */
+  hubOptions?: { retry?: { nextDelayMs(attempt: number): number | null } };
 }
 
 export interface NodeAgentRuntime {
@@ -38,7 +41,8 @@ export interface NodeAgentRuntime {
   pins: SimPins;
   custom: CustomChannels;
   device: SimulatedDevice;
-  logger: Logger;
+  /** The redacting logger every line goes through (also for crash reports: `logger.redact`). */
+  logger: RedactingLogger;
   /** The hub connection (desired values, properties), unless disabled. */
   hub: HubClient | undefined;
   stop(): void;
@@ -53,6 +57,30 @@ export function loadScenario(path: string | undefined): { scenario?: Scenario; r
   return { scenario, readFile };
 }
 
+/** `--ca FILE` read and checked, `--insecure` (issue 8); throws AgentError `config.invalid`. */
+export function loadTlsOptions(
+  options: NodeAgentOptions,
+  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): NodeTlsOptions {
+  const caPath = options.values['ca']?.[0];
+  const insecureValue = options.values['insecure']?.[0];
+  const insecure = insecureValue !== undefined && !/^(|0|false|no)$/i.test(insecureValue);
+  if (caPath === undefined) return insecure ? { insecure } : {};
+  let ca: string;
+  try {
+    ca = readFile(caPath);
+  } catch (e) {
+    throw new AgentError('config.invalid', `--ca ${caPath}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new AgentError('config.invalid', `--ca ${caPath}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it`);
+  }
+  return insecure ? { ca, insecure } : { ca };
+}
+
+const insecureWarning =
+  'TLS CERTIFICATES ARE NOT CHECKED (--insecure): anyone on the network can impersonate the service; lab use only';
+
 /** Builds the agent and starts it (resolves after the first configuration attempt). */
 export async function startNodeAgent(
   options: NodeAgentOptions,
@@ -61,6 +89,8 @@ export async function startNodeAgent(
   const clock = overrides.clock ?? new NodeClock();
   const logger = new RedactingLogger(overrides.logger ?? new ConsoleLogger(options.logLevel));
   logger.addSecret(options.token);
+  const tls = loadTlsOptions(options);
+  if (tls.insecure === true) logger.log('warn', insecureWarning);
   const store = overrides.store ?? (options.store === undefined ? new MemoryStore() : new FileStore(options.store));
   const pins = new SimPins(clock);
   const custom = new CustomChannels(logger);
@@ -74,7 +104,7 @@ export async function startNodeAgent(
     ...(scenario === undefined ? {} : { scenario }),
   });
   const providers = buildProviders({ options, clock, logger, pins, custom, device });
-  const http = overrides.http ?? new FetchHttp();
+  const http = overrides.http ?? new FetchHttp({ tls });
   const agent = new Agent({
     clock,
     http,
@@ -88,15 +118,28 @@ export async function startNodeAgent(
   if (overrides.hub === false || options.values['no-hub'] !== undefined) {
     return { agent, pins, custom, device, logger, hub: undefined, stop: () => agent.stop() };
   }
+  let previous: { connectionToken: string; accessToken: string } | undefined;
   // The hub glue of issue 4: Notify -> applyDesired, properties, resync on every (re)connect.
   const hub = new HubClient({
     baseUrl: options.service,
     accessToken: () => options.token,
     http,
-    sockets: new NodeWebSocketFactory(),
+    sockets: new NodeWebSocketFactory({ tls }),
     clock,
     logger,
+    ...overrides.hubOptions,
+    // Connection tokens are secrets too (issue 8); only the current one is kept, they are single-use.
+    onSecrets: (secrets) => {
+      if (previous !== undefined) {
+        logger.removeSecret(previous.connectionToken);
+        if (previous.accessToken !== options.token) logger.removeSecret(previous.accessToken);
+      }
+      logger.addSecret(secrets.connectionToken);
+      logger.addSecret(secrets.accessToken);
+      previous = secrets;
+    },
   });
+  if (tls.insecure === true) hub.onStateChange((state) => state === 'connected' && logger.log('warn', insecureWarning));
   const link = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
   hub.start();
   const stop = (): void => {

@@ -3,8 +3,11 @@
  * text frames only, request headers (the hub's Authorization header) passed
  * through, and exactly one `onClose` per socket, whatever ends it (a refused
  * upgrade, with its HTTP status in the reason; an error; either side closing).
+ * `wss://` checks the certificate like the HTTP adapter (`tls`: `--ca`,
+ * `--insecure`); a failed check's reason names the host and why (issue 8).
  */
 import WebSocket from 'ws';
+import { tlsFailure, type NodeTlsOptions } from './http.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
 
 export interface NodeWebSocketOptions {
@@ -12,6 +15,7 @@ export interface NodeWebSocketOptions {
   maxPayloadBytes?: number;
   /** Time allowed for the TCP + TLS + upgrade, ms. Default 15000. */
   handshakeTimeoutMs?: number;
+  tls?: NodeTlsOptions;
 }
 
 export class NodeWebSocketFactory implements WebSocketFactory {
@@ -23,6 +27,8 @@ export class NodeWebSocketFactory implements WebSocketFactory {
       maxPayload: this.options.maxPayloadBytes ?? 1024 * 1024,
       handshakeTimeout: this.options.handshakeTimeoutMs ?? 15000,
       perMessageDeflate: false,
+      ...(this.options.tls?.ca === undefined ? {} : { ca: this.options.tls.ca }),
+      ...(this.options.tls?.insecure === true ? { rejectUnauthorized: false } : {}),
     });
     let closed = false;
     let reason = '';
@@ -42,7 +48,7 @@ export class NodeWebSocketFactory implements WebSocketFactory {
       socket.terminate();
     });
     socket.on('error', (error) => {
-      if (reason === '') reason = error.message;
+      if (reason === '') reason = tlsFailure(url, error)?.message ?? error.message;
     });
     socket.on('close', (code, text) => {
       closeOnce(reason !== '' ? reason : `closed (${code}${text.length > 0 ? ' ' + text.toString() : ''})`);

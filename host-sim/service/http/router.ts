@@ -81,7 +81,8 @@ export class Router {
     res.setHeader('Date', new Date(nowMs).toUTCString());
     try {
       const host = req.headers.host;
-      const baseUrl = host ? `http://${host}` : this.fallbackBaseUrl;
+      const scheme = 'encrypted' in req.socket ? 'https' : 'http';
+      const baseUrl = host ? `${scheme}://${host}` : this.fallbackBaseUrl;
       const url = new URL(req.url ?? '/', baseUrl);
       const entry = this.routes.get(url.pathname);
       if (!entry) throw notFound(`no route ${url.pathname}`);
