@@ -65,8 +65,9 @@ async function main(): Promise<void> {
   const view = new LiveView(process.stdout, header);
   const runtime = await startNodeAgent(options, { logger, agent: { onSample: view.sampled, onReport: view.reported } });
   runtime.pins.onWrite(view.written);
-  const timer = setInterval(() => view.render(runtime.agent), 1000);
-  view.render(runtime.agent);
+  const hubStatus = (): string => runtime.hub?.status ?? 'off';
+  const timer = setInterval(() => view.render(runtime.agent, hubStatus()), 1000);
+  view.render(runtime.agent, hubStatus());
   const stop = async (): Promise<void> => {
     clearInterval(timer);
     runtime.stop();

@@ -46,6 +46,12 @@ export interface AgentErrorOptions {
 }
 
 export class AgentError extends Error {
+  /**
+   * A class field (defined on the instance), not `this.name = ...`: Moddable
+   * firmware freezes Error.prototype, where assigning an inherited read-only
+   * `name` throws "set name: not writable" (test/xs/harness.ts models this).
+   */
+  override readonly name = 'AgentError';
   readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly errno: number | undefined;
@@ -53,7 +59,6 @@ export class AgentError extends Error {
 
   constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {
     super(message);
-    this.name = 'AgentError';
     this.code = code;
     this.status = options.status;
     this.errno = options.errno;

@@ -3,10 +3,8 @@
  * and on XS (test/xs harness), where node:assert does not exist.
  */
 export class AssertionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AssertionError';
-  }
+  /** A field, not an assignment: XS on a device freezes Error.prototype (see AgentError). */
+  override readonly name = 'AssertionError';
 }
 
 function show(v: unknown): string {

@@ -11,9 +11,10 @@
  * queue runs dry can never finish; the host reports it from the last `start`
  * event it saw (there is no wall-clock timeout to wait for).
  *
- * Before the tests load, the harness removes the extras that xsnap adds to a
- * bare XS machine (print, setImmediate, TextEncoder, performance, ...), so the
- * tests see the globals of a Moddable device, not more.
+ * Before the tests load, the harness freezes the built-ins (as Moddable's ROM
+ * does) and removes the extras that xsnap adds to a bare XS machine (print,
+ * setImmediate, TextEncoder, performance, ...), so the tests see the globals of
+ * a Moddable device, not more.
  */
 
 type Done = (error?: unknown) => void;
@@ -57,6 +58,7 @@ class Context {
 }
 
 interface Host {
+  harden: unknown;
   issueCommand(message: ArrayBufferLike): ArrayBuffer;
   TextEncoder: new () => { encode(text: string): Uint8Array };
   TextDecoder: new () => { decode(bytes: ArrayBuffer): string };
@@ -74,6 +76,8 @@ function send(event: Record<string, unknown>): unknown {
   return answer === '' ? undefined : (JSON.parse(answer) as unknown);
 }
 
+const harden = g.harden as unknown as (value: unknown) => void;
+
 // What a bare XS machine on a device does not have: hide xsnap's additions.
 for (const name of [
   'print',
@@ -89,6 +93,18 @@ for (const name of [
   'harden',
 ]) {
   delete g[name];
+}
+
+// Moddable firmware keeps the built-ins in ROM, frozen: assigning an inherited
+// read-only property (e.g. `this.name = ...` in an Error subclass) throws there
+// ("set name: not writable"). Freeze them here too, with xsnap's `harden`, so the
+// tests meet the device's rules.
+for (const name of Object.getOwnPropertyNames(globalThis)) {
+  const value = g[name];
+  // The standard built-ins: constructors, and the Math, JSON, Reflect, Atomics namespaces.
+  if (/^[A-Z]/.test(name) && (typeof value === 'function' || (typeof value === 'object' && value !== null))) {
+    harden(value);
+  }
 }
 
 g.__readFixture = (path: string): string => {
