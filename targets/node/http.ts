@@ -43,16 +43,11 @@ export function tlsFailure(url: string, error: unknown): AgentError | undefined 
 }
 
 function networkFailure(url: string, e: unknown): AgentError {
-  const cause = e instanceof Error ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  const own = (e as { code?: unknown }).code;
+  // fetch wraps the socket's error in `cause`; node:https gives it directly.
+  const inner = e instanceof Error && e.cause instanceof Error ? e.cause : e;
+  const code = (inner as { code?: unknown } | undefined)?.code;
   const reason =
-    typeof cause?.code === 'string'
-      ? cause.code
-      : typeof own === 'string'
-        ? own
-        : e instanceof Error
-          ? e.message
-          : String(e);
+    typeof code === 'string' ? code : inner instanceof Error && inner.message !== '' ? inner.message : String(e);
   return new AgentError('network', `no response from ${hostOf(url)}: ${reason}`, { cause: e });
 }
 
