@@ -3,13 +3,17 @@
  * simulated device (demo-001) running the agent on the Node target against
  * it, live in the terminal (what is sampled, what is sent, the outbox depth).
  *
- *   npm start -- [--port N] [--scenario FILE] [--store DIR] [--db FILE]
+ *   npm start -- [--port N] [--scenario FILE] [--store DIR] [--db FILE] [--tls]
+ *
+ * `--tls` (issue 8): the service serves HTTPS/WSS with a certificate made at
+ * start by host-sim/tls (a fresh self-signed CA for localhost/127.0.0.1), and
+ * the device verifies it with that CA (`--ca <work>/ca.pem`).
  *
  * Defaults: port 8080 (a free port when taken), the demo scenario of
  * host-sim/device/scenarios/demo.json, the outbox and database in a fresh
  * temporary directory.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,17 +23,23 @@ import { startNodeAgent } from '../targets/node/runtime.js';
 import { parseOptions } from '../targets/node/options.js';
 import { ConsoleLogger } from '../targets/node/logger.js';
 import { LiveView } from './device/live-view.js';
+import { generatePki } from './tls/pki.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = join(root, 'host-sim', 'service', 'fixtures', 'demo.json');
 const demoScenario = join(root, 'host-sim', 'device', 'scenarios', 'demo.json');
 
-async function listen(port: number, dbPath: string): Promise<RunningService> {
+async function listen(
+  port: number,
+  dbPath: string,
+  tls: { cert: string; key: string } | undefined,
+): Promise<RunningService> {
+  const more = tls === undefined ? {} : { tls };
   try {
-    return await startService({ fixture, port, host: '127.0.0.1', dbPath });
+    return await startService({ fixture, port, host: '127.0.0.1', dbPath, ...more });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw e;
-    return startService({ fixture, port: 0, host: '127.0.0.1', dbPath });
+    return startService({ fixture, port: 0, host: '127.0.0.1', dbPath, ...more });
   }
 }
 
@@ -40,10 +50,15 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       store: { type: 'string' },
       db: { type: 'string' },
+      tls: { type: 'boolean' },
     },
   });
   const work = mkdtempSync(join(tmpdir(), 'dds-start-'));
-  const service = await listen(Number(values.port ?? 8080), values.db ?? join(work, 'dds.db'));
+  const pki = values.tls === true ? generatePki() : undefined;
+  const caPath = join(work, 'ca.pem');
+  if (pki !== undefined) writeFileSync(caPath, pki.caPem);
+  const tls = pki === undefined ? undefined : { cert: pki.certPem, key: pki.keyPem };
+  const service = await listen(Number(values.port ?? 8080), values.db ?? join(work, 'dds.db'), tls);
   const options = parseOptions(
     [
       ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
@@ -52,6 +67,7 @@ async function main(): Promise<void> {
       ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
       // The demo's GNSS receiver: the simulated receiver driving its built-in route (host-sim/gnss).
       ...['--gnss', 'simulated'],
+      ...(pki === undefined ? [] : ['--ca', caPath]),
     ],
     {},
     () => '',
@@ -63,6 +79,7 @@ async function main(): Promise<void> {
   });
   const header =
     `Device Data Service at ${service.url} (admin token admin-token-demo)\n` +
+    (pki === undefined ? '' : `TLS: self-signed CA ${caPath} (curl --cacert ${caPath} ...)\n`) +
     `simulated device demo-001 (token device-token-demo-001), store ${options.store ?? '(memory)'}`;
   const view = new LiveView(process.stdout, header);
   const runtime = await startNodeAgent(options, { logger, agent: { onSample: view.sampled, onReport: view.reported } });
