@@ -28,6 +28,8 @@ export const CONFIG_NAMES = [
   'sntp',
   'logLevel',
   'pwmHz',
+  'batchBytes',
+  'outboxBytes',
 ] as const;
 
 /** UART pins of one serial port. */
@@ -47,6 +49,13 @@ export interface BoardConfig {
   sntpHost: string | undefined;
   logLevel: LogLevel;
   pwmHz: number;
+  /**
+   * Largest batch (JSON bytes), so that one outbox entry fits one preference
+   * value. Default 4096.
+   */
+  batchBytes: number;
+  /** Outbox bound in bytes; default 12288: what the ESP32's default 24 KiB NVS partition can hold. */
+  outboxBytes: number;
 }
 
 const PIN = { integer: true, min: 0, max: 63 } as const;
@@ -101,6 +110,8 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
       sntpHost: optString(merged, 'sntp'),
       logLevel: logLevel as LogLevel,
       pwmHz: optNumber(merged, 'pwmHz', { integer: true, min: 1 }) ?? 1000,
+      batchBytes: optNumber(merged, 'batchBytes', { integer: true, min: 256, max: 65536 }) ?? 4096,
+      outboxBytes: optNumber(merged, 'outboxBytes', { integer: true, min: 1024 }) ?? 12288,
     };
   } catch (e) {
     if (e instanceof AgentError && e.code === 'wire.invalid') {

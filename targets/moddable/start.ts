@@ -25,6 +25,9 @@ export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAge
     logger: ports.logger,
     service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
     providers: [new PinChannelProvider(ports.pins), custom],
+    // Bounds that fit the preference store (store.ts): a batch per value, the outbox in NVS.
+    batch: { maxBytes: board.batchBytes },
+    outbox: { maxBytes: board.outboxBytes },
     onReport: (key, sample) =>
       ports.logger.log(
         'debug',

@@ -1,11 +1,13 @@
 /**
  * The KeyValueStore port over Moddable's `preference` module.
  *
- * ESP32 NVS limits keys (and domains) to 15 characters and string values to
- * about 4000 bytes. The core's keys are longer, so each is stored under a short
- * hashed slot name, with the full key written in front of the value; `keys`
- * reads them back from there. Colliding keys probe the next slot. A value over
- * `maxValueBytes` is refused with `too-large` (never truncated).
+ * ESP32 NVS limits keys (and domains) to 15 characters, string values to
+ * about 4000 bytes and the whole partition to 24 KiB by default; ports.ts stores
+ * values as blobs (ArrayBuffer) to pass the string limit. The core's keys are
+ * longer, so each is stored under a short hashed slot name, with the full key
+ * written in front of the value; `keys` reads them back from there. Colliding
+ * keys probe the next slot. A value over `maxValueBytes` is refused with
+ * `too-large` (never truncated).
  */
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
@@ -37,7 +39,7 @@ export class PreferenceStore implements KeyValueStore {
     private readonly preference: PreferenceApi,
     /** NVS domain, at most 15 characters. */
     private readonly domain = 'agent',
-    private readonly maxValueBytes = 3900,
+    private readonly maxValueBytes = 8000,
     /** Slot base name of a key, at most 12 characters (tests inject collisions). */
     private readonly hash: (key: string) => string = fnv1a36,
   ) {}
