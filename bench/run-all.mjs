@@ -9,6 +9,7 @@ const benches = [
   ['service', 'build/bench/service.js'],
   ['signalr', 'build/bench/signalr.js'],
   ['gnss', 'build/bench/gnss.js'],
+  ['buses', 'build/bench/buses.js'],
   ['xs', 'bench/xs.mjs'],
 ];
 

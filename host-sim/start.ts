@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     [
       ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
       ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
+      // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
+      ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
     ],
     {},
     () => '',
@@ -63,8 +65,9 @@ async function main(): Promise<void> {
   const view = new LiveView(process.stdout, header);
   const runtime = await startNodeAgent(options, { logger, agent: { onSample: view.sampled, onReport: view.reported } });
   runtime.pins.onWrite(view.written);
-  const timer = setInterval(() => view.render(runtime.agent), 1000);
-  view.render(runtime.agent);
+  const hubStatus = (): string => runtime.hub?.status ?? 'off';
+  const timer = setInterval(() => view.render(runtime.agent, hubStatus()), 1000);
+  view.render(runtime.agent, hubStatus());
   const stop = async (): Promise<void> => {
     clearInterval(timer);
     runtime.stop();

@@ -1,6 +1,6 @@
 /**
  * The simulated device: whatever product it is pointed at, every input channel
- * gets a signal, the default one (defaults.ts) or the scenario's (scenario.ts).
+ * gets a signal, the default one or the scenario's (scenario.ts).
  * Pin channels are driven through SimPins (engineering units converted to raw
  * counts with the channel's inverse scaling); read-only custom channels are
  * published through the custom channel API once per their scan interval.
@@ -15,8 +15,7 @@ import { AgentError } from '../../src/errors.js';
 import type { Clock, Logger, TimerHandle } from '../../src/ports.js';
 import { createSignal, type Signal } from '../pins/signals.js';
 import type { SimPins } from '../pins/sim-pins.js';
-import { defaultSignal } from './defaults.js';
-import type { Scenario } from './scenario.js';
+import { defaultSignal, type Scenario } from './scenario.js';
 
 export interface SimulatedDeviceOptions {
   clock: Clock;

@@ -56,11 +56,11 @@ export class LiveView {
   };
 
   /** Draws one frame. */
-  render(agent: Agent): void {
+  render(agent: Agent, hub: string): void {
     const c = agent.counters;
     const lines = [
       this.header,
-      `service ${agent.online ? 'online ' : 'OFFLINE'}  sent ${c.sent} records in ${c.requests} requests  ` +
+      `service ${agent.online ? 'online ' : 'OFFLINE'}  hub ${hub}  sent ${c.sent} records in ${c.requests} requests  ` +
         `outbox ${c.queued} records / ${c.queuedBytes} bytes  dropped ${c.dropped}  held ${c.held}`,
       `sampled ${c.sampled}  reported ${c.reported}  desired applied ${c.desiredApplied}`,
       '',

@@ -8,7 +8,7 @@
  * value (string, boolean, object, error) falls back to `last`.
  */
 import type { Aggregate, LastAggregate } from '../../src/config/model.js';
-import type { Point } from './store/storage.js';
+import type { Point, WindowStats } from './store/storage.js';
 
 export interface AggregatedPoint {
   point: Point;
@@ -83,6 +83,24 @@ export function aggregateSeries(
     i = end;
   }
   return out;
+}
+
+/**
+ * The same windows as `aggregateSeries` for `last`, `mean`, `min` and `max`,
+ * from statistics the database computed (no per-point work in JavaScript).
+ */
+export function aggregateWindows(
+  stats: readonly WindowStats[],
+  fn: 'last' | 'mean' | 'min' | 'max',
+  windowMs: number,
+  stopMs: number,
+): AggregatedPoint[] {
+  return stats.map((w) => {
+    const tsMs = Math.min((w.index + 1) * windowMs, stopMs);
+    if (fn === 'last' || w.numeric < w.count) return { point: { ...w.last, tsMs }, aggregated: 'last' };
+    const value = fn === 'mean' ? w.mean : fn === 'min' ? w.min : w.max;
+    return { point: withValue(w.last, tsMs, value), aggregated: fn };
+  });
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * What every endpoint group and the hub share: the catalog, the storage, the
- * tokens, the clock and the hub's notifier. Built once by `startService`.
+ * tokens, the clock and the hub's notifier. Built once by `startService`; the
+ * catalog's mutable part is restored from, and saved to, the storage.
  */
-import type { Catalog, Device } from './catalog.js';
-import type { TokenTable } from './auth.js';
+import { TokenTable } from './auth.js';
+import { Catalog, type CatalogSnapshot, type Device } from './catalog.js';
+import type { Fixture } from './fixture.js';
 import type { Storage } from './store/storage.js';
 
 /** Pushes `Notify` to the hub connections that may see a device (decisions 5). */
@@ -22,4 +24,29 @@ export interface ServiceContext {
   log: (line: string) => void;
   /** Persists the catalog's mutable part after a change. */
   saveCatalog(): void;
+}
+
+/** Seeds the catalog from the fixture, then applies what the storage kept from an earlier run. */
+export function createContext(
+  fixture: Fixture,
+  storage: Storage,
+  now: () => number,
+  log: (line: string) => void,
+): ServiceContext {
+  const catalog = new Catalog(fixture);
+  const saved = storage.loadCatalog();
+  if (saved !== undefined) {
+    catalog.restore(JSON.parse(saved) as CatalogSnapshot);
+    log('service: catalog changes restored from the database');
+  }
+  return {
+    catalog,
+    storage,
+    tokens: new TokenTable(fixture.tokens),
+    // Replaced by the hub once it exists.
+    notifier: { notify: () => undefined },
+    now,
+    log,
+    saveCatalog: () => storage.saveCatalog(JSON.stringify(catalog.snapshot())),
+  };
 }

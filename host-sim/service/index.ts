@@ -12,9 +12,7 @@ import { addProductRoutes } from './api/products.js';
 import { addPropertyRoutes } from './api/properties.js';
 import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
-import { TokenTable } from './auth.js';
-import { Catalog, type CatalogSnapshot } from './catalog.js';
-import type { ServiceContext } from './context.js';
+import { createContext } from './context.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
 import { Router } from './http/router.js';
 import type { HubFaults } from './hub/faults.js';
@@ -43,7 +41,14 @@ export interface ServiceOptions {
   dbPath?: string;
   /** Unix ms; default Date.now. All server time (defaults, Durations, Date header, token expiry) goes through it. */
   now?: () => number;
-  hub?: { pingIntervalMs?: number; clientTimeoutMs?: number; maxMessageBytes?: number; connectionTokenTtlMs?: number };
+  hub?: {
+    pingIntervalMs?: number;
+    clientTimeoutMs?: number;
+    maxMessageBytes?: number;
+    connectionTokenTtlMs?: number;
+    /** Open hub connections at most (default 1000); beyond, the upgrade answers 503. */
+    maxConnections?: number;
+  };
   /** Default: silent. */
   log?: (line: string) => void;
 }
@@ -75,29 +80,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
   const storage = openSqliteStorage(options.dbPath ?? ':memory:');
-  const catalog = new Catalog(fixture);
-  const saved = storage.loadCatalog();
-  if (saved !== undefined) catalog.restore(JSON.parse(saved) as CatalogSnapshot);
-  const context: ServiceContext = {
-    catalog,
-    storage,
-    tokens: new TokenTable(fixture.tokens),
-    notifier: { notify: () => undefined },
-    now: options.now ?? Date.now,
-    log,
-    saveCatalog: () => storage.saveCatalog(JSON.stringify(catalog.snapshot())),
-  };
+  const context = createContext(fixture, storage, options.now ?? Date.now, log);
   const hub = new PropertiesHub(context, {
     pingIntervalMs: options.hub?.pingIntervalMs ?? 15_000,
     clientTimeoutMs: options.hub?.clientTimeoutMs ?? 30_000,
     maxMessageBytes: options.hub?.maxMessageBytes ?? 32 * 1024,
     connectionTokenTtlMs: options.hub?.connectionTokenTtlMs ?? 30_000,
+    maxConnections: options.hub?.maxConnections ?? 1000,
   });
   context.notifier = hub;
 
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const server = createServer();
-  const router = new Router(context.tokens, context.now, `http://${displayHost}`);
+  const router = new Router(context.tokens, context.now, `http://${displayHost}`, log);
   addDeviceRoutes(router, context);
   addProductRoutes(router, context);
   addRelationRoutes(router, context);

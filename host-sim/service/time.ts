@@ -4,6 +4,7 @@
  * `-`, then one or more `<integer><unit>` with units ns us µs ms s m h d w mo y,
  * largest first. Everything is resolved to Unix milliseconds.
  */
+import type { WireObject } from '../../src/config/fields.js';
 import { badRequest } from './http/problem.js';
 
 const unitMs: Readonly<Record<string, number>> = {
@@ -120,4 +121,14 @@ export function parseWindowPeriod(value: string): number {
 /** Timestamps on the wire: Unix seconds with millisecond precision (spec 2.1). */
 export function toWireSeconds(ms: number): number {
   return Math.round(ms) / 1000;
+}
+
+/** A write entry's `timestamp` (spec 4.6-4.7: Unix seconds or ISO 8601) in integer Unix ms; `nowMs` when absent. */
+export function writeTimestamp(entry: WireObject, at: string, nowMs: number): number {
+  const t = entry['timestamp'];
+  if (t === undefined || t === null) return Math.round(nowMs);
+  if (typeof t === 'string' && /^-/.test(t)) throw badRequest(`${at}.timestamp: expected Unix seconds or ISO 8601`);
+  const ms = parseTime(`${at}.timestamp`, t, nowMs);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw badRequest(`${at}.timestamp: out of range`);
+  return Math.round(ms);
 }

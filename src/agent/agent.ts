@@ -9,7 +9,6 @@
  * with backoff until the service answers. The outbox left by a previous run is
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
  */
-import { isObject } from '../config/fields.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
@@ -25,10 +24,9 @@ import type { ChannelSlot, SampleSink } from './channel-slot.js';
 import { ConfigSource } from './config-source.js';
 import { createCounters, type AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
-import { DesiredApplier } from './desired-apply.js';
-import { parseDesiredRecords } from './desired-read.js';
+import { DesiredApplier, parseDesiredRecords } from './desired-apply.js';
 import type { ChannelDriverProvider, Sample, Value } from './driver.js';
-import { Properties, parseProperties, type PropertiesListener, type PropertyValues } from './properties.js';
+import { Properties, readDeviceAndProperties, type PropertiesListener, type PropertyValues } from './properties.js';
 
 export interface AgentOptions {
   clock: Clock;
@@ -84,8 +82,14 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.client = new ServiceClient(options.http, options.service);
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
     this.outbox = new Outbox(options.store, { ...defaultOutboxOptions, ...options.outbox }, this.logger);
-    this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count) => {
-      this.outbox.append(lane, json, count);
+    this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count, bytes) => {
+      try {
+        this.outbox.append(lane, json, count, bytes);
+      } catch (e) {
+        // A full or failing store must not stop sampling: the batch is lost, counted and logged.
+        this.stats.lostToStore += count;
+        this.logger.log('error', 'outbox: batch not stored', { records: count, reason: toAgentError(e).message });
+      }
       this.sender.kick();
     });
     this.reporter = new Reporter(this.wallTime, this.batcher, this.stats, { maxHeld: options.maxHeld ?? 2000 });
@@ -112,7 +116,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.stats.queued = this.outbox.records;
     this.stats.queuedBytes = this.outbox.bytes;
     this.stats.held = this.reporter.heldCount;
-    this.stats.dropped = this.outbox.dropped + this.reporter.droppedHeld;
+    this.stats.dropped = this.outbox.dropped + this.reporter.droppedHeld + this.stats.lostToStore;
     return this.stats;
   }
 
@@ -231,16 +235,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   private async readDeviceAndProperties(): Promise<void> {
-    try {
-      const device = await this.client.deviceGet();
-      if (isObject(device) && typeof device['uid'] === 'string') {
-        this.device = { uid: device['uid'], name: typeof device['name'] === 'string' ? device['name'] : '' };
-      }
-      const { values, skipped } = parseProperties(await this.client.propertiesGet());
-      if (skipped.length > 0) this.logger.log('warn', 'properties skipped', { skipped: skipped.join('; ') });
-      this.props.update(values, true);
-    } catch (e) {
-      this.logger.log('warn', 'device or properties not read', { reason: toAgentError(e).message });
-    }
+    const device = await readDeviceAndProperties(this.client, this.props, this.logger);
+    if (device !== undefined) this.device = device;
   }
 }

@@ -47,7 +47,13 @@ export class ConfigSource {
     const body = await this.client.channelsList();
     const config = parseChannelList(body);
     const text = JSON.stringify(body);
-    this.store.set(storeKey, text);
+    try {
+      this.store.set(storeKey, text);
+    } catch (e) {
+      this.logger.log('warn', 'configuration not cached (store refused it)', {
+        reason: e instanceof Error ? e.message : String(e),
+      });
+    }
     return { text, config };
   }
 }

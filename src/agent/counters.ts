@@ -18,6 +18,8 @@ export interface AgentCounters {
   held: number;
   /** Records dropped by an overflow (outbox or held buffer), oldest first. */
   dropped: number;
+  /** Records lost because the store refused a batch (included in `dropped`). */
+  lostToStore: number;
   /** Records the service refused as malformed (400, 413, 422): dropped, logged. */
   rejected: number;
   /** HTTP write requests that succeeded / failed. */
@@ -39,6 +41,7 @@ export function createCounters(): AgentCounters {
     queuedBytes: 0,
     held: 0,
     dropped: 0,
+    lostToStore: 0,
     rejected: 0,
     requests: 0,
     failures: 0,

@@ -4,15 +4,19 @@
  * read-only channels (-EROFS); check the value's type against the channel
  * (-EINVAL); inverse-scale, round, clamp or refuse (-ERANGE, decisions 2);
  * write through the driver; echo `<key>.reported` with the value read back, or
- * the error. Never rejects.
+ * the error. Never rejects. Also validates the answer of
+ * `states/read/last?channels=*.desired` (spec 4.6, 2.6) for the resync after
+ * every hub (re)connect: names arrive as `<product_uid>:<key>.desired`; records
+ * without a value or with a bad shape are skipped and counted.
  */
+import { asArray, isObject } from '../config/fields.js';
 import type { Channel } from '../config/model.js';
 import { valueToRaw } from '../codec/scale.js';
 import { Errno } from '../errno.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
-import { StateSide } from '../wire.js';
+import { LocationFields, StateSide } from '../wire.js';
 import type { ChannelSlot } from './channel-slot.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
@@ -75,13 +79,20 @@ export class DesiredApplier {
       this.logger.log('warn', 'desired value for a channel this device does not have', { key: record.key });
       return;
     }
+    const subChannel = record.key !== slot.key; // location form: gps.lat
+    const field = record.key.slice(slot.key.length + 1);
+    if (subChannel && (slot.channel.type !== 'location' || !(LocationFields as readonly string[]).includes(field))) {
+      // Keeps lastAppliedMs bounded by the configured channels whatever the hub sends.
+      this.counters.desiredIgnored++;
+      this.logger.log('warn', 'desired value for a channel this device does not have', { key: record.key });
+      return;
+    }
     const last = this.lastAppliedMs.get(record.key);
     if (last !== undefined && record.timestampMs <= last) {
       this.counters.desiredIgnored++;
       return;
     }
     this.lastAppliedMs.set(record.key, record.timestampMs);
-    const subChannel = record.key !== slot.key; // location form: gps.lat
     let result: Sample;
     try {
       result = subChannel ? errorSample(Errno.EROFS) : await this.write(slot, record.value);
@@ -115,4 +126,31 @@ export class DesiredApplier {
     if (!raw.ok) return errorSample(raw.errno);
     return await apply.call(slot.driver, raw.raw);
   }
+}
+
+/** The channel key of a state channel name: strips `<product>:` and `.desired`. */
+export function desiredKey(channel: string): string | undefined {
+  if (!channel.endsWith(StateSide.desired)) return undefined;
+  const colon = channel.indexOf(':');
+  const key = channel.slice(colon + 1, channel.length - StateSide.desired.length);
+  return key === '' ? undefined : key;
+}
+
+export function parseDesiredRecords(body: unknown): { records: DesiredRecord[]; skipped: number } {
+  const records: DesiredRecord[] = [];
+  let skipped = 0;
+  for (const raw of asArray(body, 'states/read/last response')) {
+    const channel = isObject(raw) ? raw['channel'] : undefined;
+    const value = isObject(raw) ? raw['value'] : undefined;
+    const timestamp = isObject(raw) ? raw['timestamp'] : undefined;
+    const key = typeof channel === 'string' ? desiredKey(channel) : undefined;
+    const valueOk = typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number';
+    if (key === undefined || !valueOk || typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+      skipped++;
+      continue;
+    }
+    records.push({ key, value, timestampMs: Math.round(timestamp * 1000) });
+  }
+  records.sort((a, b) => a.timestampMs - b.timestampMs);
+  return { records, skipped };
 }

@@ -6,8 +6,9 @@
  * application through listeners (each wrapped: a throwing listener is logged).
  */
 import { isObject } from '../config/fields.js';
-import { AgentError } from '../errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
+import type { ServiceClient } from '../service/client.js';
 import { PropertyNamePattern } from '../wire.js';
 import type { Value } from './driver.js';
 
@@ -65,7 +66,11 @@ export class Properties {
     }
     const removed = replace && Object.keys(this.current).some((k) => !(k in next));
     this.current = next;
-    this.store.set(storeKey, JSON.stringify(next));
+    try {
+      this.store.set(storeKey, JSON.stringify(next));
+    } catch {
+      this.logger.log('warn', 'properties not cached (store refused them)');
+    }
     if (Object.keys(changed).length === 0 && !removed) return;
     for (const listener of this.listeners) {
       try {
@@ -74,5 +79,28 @@ export class Properties {
         this.logger.log('error', 'a properties listener threw', { reason: e instanceof Error ? e.message : String(e) });
       }
     }
+  }
+}
+
+/**
+ * Reads `devices/get` (the device's uid and name) and `properties/get` (which
+ * replaces the property set). Failures are logged, not thrown: the agent runs
+ * on with what it has cached.
+ */
+export async function readDeviceAndProperties(
+  client: ServiceClient,
+  properties: Properties,
+  logger: Logger,
+): Promise<{ uid: string; name: string } | undefined> {
+  try {
+    const device = await client.deviceGet();
+    const { values, skipped } = parseProperties(await client.propertiesGet());
+    if (skipped.length > 0) logger.log('warn', 'properties skipped', { skipped: skipped.join('; ') });
+    properties.update(values, true);
+    if (!isObject(device) || typeof device['uid'] !== 'string') return undefined;
+    return { uid: device['uid'], name: typeof device['name'] === 'string' ? device['name'] : '' };
+  } catch (e) {
+    logger.log('warn', 'device or properties not read', { reason: toAgentError(e).message });
+    return undefined;
   }
 }

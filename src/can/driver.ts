@@ -12,8 +12,7 @@
  */
 import type { ChannelDriver, Sample, Value } from '../agent/driver.js';
 import { fitsWindow, readBits, type Bits64 } from '../codec/bits.js';
-import { decodeBits, isIntegerType } from '../codec/data.js';
-import { SHORT_DATA, isFailure, type CodecFailure } from '../codec/failure.js';
+import { decodeBits, isFailure, isIntegerType, SHORT_DATA, type CodecFailure } from '../codec/data.js';
 import type { CanChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import type { Clock } from '../ports.js';

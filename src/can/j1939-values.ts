@@ -14,7 +14,7 @@
  * no such values.
  */
 import type { Bits64 } from '../codec/bits.js';
-import { ERROR_INDICATOR, NOT_AVAILABLE, type CodecFailure } from '../codec/failure.js';
+import { ERROR_INDICATOR, NOT_AVAILABLE, type CodecFailure } from '../codec/data.js';
 
 /** The failure a J1939 field's raw bits signal, or undefined for a valid value. */
 export function j1939Indicator(bits: Bits64, sizeBits: number): CodecFailure | undefined {

@@ -3,7 +3,8 @@
  * composition root with the Can port, the Clock, a Logger and the board's
  * interface names (bus key -> interface, e.g. "can0"; default: the bus key).
  * A bus is opened at its bitrate when its first channel is created and closed
- * on the next configuration or on `close`.
+ * on the next configuration or on `close`. A bus the board does not wire
+ * reports -ENODEV; one whose interface fails to open, -EIO (said once in the log).
  *
  * Matching: a `j1939` channel by PGN (and source address when given); any other
  * channel by `canId`. Protocol `cattron` has no public frame description
@@ -22,7 +23,10 @@ export interface CanProviderOptions {
   can: Can;
   clock: Clock;
   logger: Logger;
-  /** Bus key -> board interface name; a missing key uses the bus key itself. */
+  /**
+   * Bus key -> board interface name. Absent: every bus uses its key as the
+   * interface name. Present: a bus whose key is missing is not wired (-ENODEV).
+   */
   interfaces?: Readonly<Record<string, string>>;
 }
 
@@ -110,8 +114,16 @@ export class CanProvider implements ChannelDriverProvider {
       logger.log('error', `can: no bus "${key}" in the configuration; its channels report -ENODEV`);
       return { errno: Errno.ENODEV };
     }
+    const interfaces = this.options.interfaces;
+    const name = interfaces === undefined ? key : interfaces[key];
+    if (name === undefined) {
+      logger.log(
+        'warn',
+        `can: bus "${key}" is not wired to a CAN interface on this board; its channels report -ENODEV`,
+      );
+      return { errno: Errno.ENODEV };
+    }
     const listener = new CanListener(clock);
-    const name = this.options.interfaces?.[key] ?? key;
     try {
       const port = can.open(
         { bus: name, bitrate: bus.bitrate },

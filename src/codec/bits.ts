@@ -45,6 +45,19 @@ export function readBits(
 ): Bits64 {
   let hi = 0;
   let lo = 0;
+  if ((offsetBits & 7) === 0 && (sizeBits & 7) === 0) {
+    // Whole bytes: one step per byte, least significant byte first.
+    const first = offsetBits >> 3;
+    const n = sizeBits >> 3;
+    for (let k = 0; k < n; k++) {
+      const b = window[order === 'bigEndian' ? first + n - 1 - k : first + k] ?? 0;
+      if (k < 4) lo = (lo | (b << (8 * k))) >>> 0;
+      else hi = (hi | (b << (8 * (k - 4)))) >>> 0;
+    }
+    out.hi = hi;
+    out.lo = lo;
+    return out;
+  }
   for (let s = 0; s < sizeBits; s++) {
     const p = position(offsetBits, sizeBits, s, order);
     const bit = ((window[p >> 3] ?? 0) >> shiftOf(p, order)) & 1;

@@ -16,9 +16,36 @@
  */
 import type { DataLayout, DataType } from '../config/model.js';
 import type { Value } from '../agent/driver.js';
+import { Errno } from '../errno.js';
 import { fitsWindow, readBits, type Bits64 } from './bits.js';
-import { OUT_OF_RANGE, SHORT_DATA, type CodecFailure } from './failure.js';
-import { decodeSiemensTotal } from './siemens-total.js';
+
+// ---- Failures: negative POSIX error numbers (decisions.md section 4), shared constants.
+
+/** The failed result of decoding or encoding a bus value; instances are shared, so failing allocates nothing. */
+export class CodecFailure {
+  constructor(
+    /** Negative POSIX error number, e.g. -34 (ERANGE). */
+    readonly errno: number,
+    /** Why, for logs. */
+    readonly reason: string,
+  ) {}
+}
+
+/** A value outside its data type's range, or a float that is not finite. */
+export const OUT_OF_RANGE = new CodecFailure(Errno.ERANGE, 'value out of the data type range');
+/** A desired value of the wrong JSON type for the channel (e.g. a string for uint16). */
+export const WRONG_TYPE = new CodecFailure(Errno.EINVAL, 'value of the wrong type');
+/** The field does not fit the data that arrived (a short CAN frame). */
+export const SHORT_DATA = new CodecFailure(Errno.EIO, 'data window shorter than dataOffset + dataSize');
+/** J1939: the sender marks the parameter "not available" (all ones). */
+export const NOT_AVAILABLE = new CodecFailure(Errno.EOPNOTSUPP, 'J1939 parameter not available');
+/** J1939: the sender marks the parameter as in error. */
+export const ERROR_INDICATOR = new CodecFailure(Errno.EIO, 'J1939 error indicator');
+
+/** Narrowing helper. */
+export function isFailure(x: unknown): x is CodecFailure {
+  return x instanceof CodecFailure;
+}
 
 /** A decoded raw value, or why there is none. */
 export type Decoded = Value | CodecFailure;
@@ -87,4 +114,25 @@ function decodeInteger(bits: Bits64, sizeBits: number, signed: boolean): Value {
 function topBitSet(bits: Bits64, sizeBits: number): boolean {
   const s = sizeBits - 1;
   return s < 32 ? ((bits.lo >>> s) & 1) === 1 : ((bits.hi >>> (s - 32)) & 1) === 1;
+}
+
+// ---- siemensTotalType (decisions.md section 2): the totalizer of SITRANS F flow meters, taken
+// to be an IEEE-754 float64 in 8 bytes (4 registers) in the channel's data order. This is an
+// assumption; it lives in these two functions and nowhere else, so a correction is one edit.
+
+const siemensView = new DataView(new ArrayBuffer(8));
+
+/** The totalizer value of a 64-bit field (already ordered by readBits). */
+export function decodeSiemensTotal(bits: Bits64): number {
+  siemensView.setUint32(0, bits.hi);
+  siemensView.setUint32(4, bits.lo);
+  return siemensView.getFloat64(0);
+}
+
+/** The field bits of a totalizer value, into `out`. */
+export function encodeSiemensTotal(value: number, out: Bits64): Bits64 {
+  siemensView.setFloat64(0, value);
+  out.hi = siemensView.getUint32(0);
+  out.lo = siemensView.getUint32(4);
+  return out;
 }

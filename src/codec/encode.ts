@@ -13,12 +13,18 @@
 import type { Value } from '../agent/driver.js';
 import type { DataLayout } from '../config/model.js';
 import { fitsWindow, writeBits, type Bits64 } from './bits.js';
-import { isSignedType } from './data.js';
-import { OUT_OF_RANGE, SHORT_DATA, WRONG_TYPE, type CodecFailure } from './failure.js';
-import { encodeSiemensTotal } from './siemens-total.js';
+import {
+  encodeSiemensTotal,
+  isIntegerType,
+  isSignedType,
+  OUT_OF_RANGE,
+  SHORT_DATA,
+  WRONG_TYPE,
+  type CodecFailure,
+} from './data.js';
+import type { RawRange } from './scale.js';
 
 const TWO_32 = 4294967296;
-const FLOAT32_MAX = 3.4028234663852886e38;
 const scratchBits: Bits64 = { hi: 0, lo: 0 };
 const scratchView = new DataView(new ArrayBuffer(8));
 
@@ -95,4 +101,25 @@ function bigIntegerBits(value: string | bigint, sizeBits: number, signed: boolea
   if (v < min || v > max) return OUT_OF_RANGE;
   const u = BigInt.asUintN(sizeBits, v);
   return set(out, Number(u >> 32n), Number(u & 0xffffffffn));
+}
+
+// ---- The raw range a field accepts, for the agent's inverse scaling (src/codec/scale.ts,
+// `rawRange` of src/agent/driver.ts). The checks above apply the same bounds again, so a value
+// that reaches a driver without the agent's check is still refused (-ERANGE).
+
+/** Largest finite float32. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** The raw range of a field, or undefined when any finite number (or only a boolean) fits. */
+export function rawRangeOf(layout: DataLayout): RawRange | undefined {
+  const size = layout.dataSizeBits;
+  if (isIntegerType(layout.dataType)) {
+    // Beyond 53 bits doubles cannot count every integer; the encoder checks exactly.
+    const bits = Math.min(size, 53);
+    return isSignedType(layout.dataType)
+      ? { min: -(2 ** (bits - 1)), max: 2 ** (bits - 1) - 1, integer: true }
+      : { min: 0, max: 2 ** bits - 1, integer: true };
+  }
+  if (layout.dataType === 'float32') return { min: -FLOAT32_MAX, max: FLOAT32_MAX, integer: false };
+  return undefined;
 }

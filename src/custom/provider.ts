@@ -13,6 +13,9 @@ import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 
+/** Values kept for channels not configured yet (the configuration is read after boot). */
+const maxEarly = 64;
+
 export type DesiredListener = (key: string, value: Value) => void;
 
 /** Whether `value` fits `customType` (decisions 1). */
@@ -86,13 +89,18 @@ export class CustomChannels implements ChannelDriverProvider {
   /**
    * Publishes the value of custom channel `key`; it is reported at the
    * channel's next scan (transmit events apply). Throws AgentError
-   * `config.invalid` when the value does not fit the channel's customType.
+   * `config.invalid` when the value does not fit the channel's customType or
+   * the channel is not configured, `overflow` when too many unknown channels
+   * are published before the configuration is known.
    */
   publish(key: string, value: Value): void {
     const driver = this.drivers.get(key);
     if (driver === undefined) {
       if (this.configuredKeys.size > 0 && !this.configuredKeys.has(key)) {
         throw new AgentError('config.invalid', `custom channel "${key}" is not configured`);
+      }
+      if (!this.early.has(key) && this.early.size >= maxEarly) {
+        throw new AgentError('overflow', `custom: more than ${maxEarly} channels published before the configuration`);
       }
       this.early.set(key, value);
       return;

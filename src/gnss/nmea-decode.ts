@@ -6,9 +6,9 @@
  * system and signal ids, vendor additions) are read where known and
  * otherwise ignored.
  */
-import type { FieldReader } from './nmea-fields.js';
-import { ASCII } from './sentences.js';
-import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, RmcSentence } from './sentences.js';
+import { FieldReader } from './nmea-fields.js';
+import { ASCII, Talkers, newGga, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
+import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, NmeaSentence, RmcSentence } from './sentences.js';
 
 /** Start and end offsets of each field of the current line (field 0 is the address). */
 export interface FieldOffsets {
@@ -31,13 +31,18 @@ function ch(r: FieldReader, f: FieldOffsets, i: number): string {
 export function decodeGga(r: FieldReader, f: FieldOffsets, out: GgaSentence): boolean {
   if (f.count < 10) return false;
   out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
-  out.lat = r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
-  out.lon = r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
+  out.lat = r.value;
+  r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  out.lon = r.value;
   out.quality = r.integer(s(f, 6), e(f, 6));
   out.sats = r.integer(s(f, 7), e(f, 7));
-  out.hdop = r.decimal(s(f, 8), e(f, 8));
-  out.altM = r.decimal(s(f, 9), e(f, 9));
-  out.geoidSepM = r.decimal(s(f, 11), e(f, 11));
+  r.decimal(s(f, 8), e(f, 8));
+  out.hdop = r.value;
+  r.decimal(s(f, 9), e(f, 9));
+  out.altM = r.value;
+  r.decimal(s(f, 11), e(f, 11));
+  out.geoidSepM = r.value;
   return !r.bad;
 }
 
@@ -45,10 +50,14 @@ export function decodeRmc(r: FieldReader, f: FieldOffsets, out: RmcSentence): bo
   if (f.count < 10) return false;
   out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
   out.status = ch(r, f, 2);
-  out.lat = r.angle(s(f, 3), e(f, 3), s(f, 4), e(f, 4), 90);
-  out.lon = r.angle(s(f, 5), e(f, 5), s(f, 6), e(f, 6), 180);
-  out.speedKnots = r.decimal(s(f, 7), e(f, 7));
-  out.courseDeg = r.decimal(s(f, 8), e(f, 8));
+  r.angle(s(f, 3), e(f, 3), s(f, 4), e(f, 4), 90);
+  out.lat = r.value;
+  r.angle(s(f, 5), e(f, 5), s(f, 6), e(f, 6), 180);
+  out.lon = r.value;
+  r.decimal(s(f, 7), e(f, 7));
+  out.speedKnots = r.value;
+  r.decimal(s(f, 8), e(f, 8));
+  out.courseDeg = r.value;
   out.dateDays = r.dateDays(s(f, 9), e(f, 9));
   out.mode = ch(r, f, 12);
   out.navStatus = ch(r, f, 13);
@@ -65,9 +74,12 @@ export function decodeGsa(r: FieldReader, f: FieldOffsets, out: GsaSentence): bo
     if (!Number.isNaN(prn)) out.prns[n++] = prn;
   }
   out.prnCount = n;
-  out.pdop = r.decimal(s(f, 15), e(f, 15));
-  out.hdop = r.decimal(s(f, 16), e(f, 16));
-  out.vdop = r.decimal(s(f, 17), e(f, 17));
+  r.decimal(s(f, 15), e(f, 15));
+  out.pdop = r.value;
+  r.decimal(s(f, 16), e(f, 16));
+  out.hdop = r.value;
+  r.decimal(s(f, 17), e(f, 17));
+  out.vdop = r.value;
   // NMEA 4.10 system id; SiRF puts a TDOP there instead ("3.3"): read leniently.
   out.systemId = f.count > 18 ? r.lenientInteger(s(f, 18), e(f, 18)) : NaN;
   return !r.bad;
@@ -84,9 +96,12 @@ export function decodeGsv(r: FieldReader, f: FieldOffsets, out: GsvSentence): bo
   for (let k = 0; k < sats; k++) {
     const i = 4 + k * 4;
     out.prn[k] = r.integer(s(f, i), e(f, i)) || 0;
-    out.elevationDeg[k] = r.decimal(s(f, i + 1), e(f, i + 1));
-    out.azimuthDeg[k] = r.decimal(s(f, i + 2), e(f, i + 2));
-    out.snrDb[k] = r.decimal(s(f, i + 3), e(f, i + 3));
+    r.decimal(s(f, i + 1), e(f, i + 1));
+    out.elevationDeg[k] = r.value;
+    r.decimal(s(f, i + 2), e(f, i + 2));
+    out.azimuthDeg[k] = r.value;
+    r.decimal(s(f, i + 3), e(f, i + 3));
+    out.snrDb[k] = r.value;
   }
   out.count = sats;
   out.signalId = rest % 4 === 1 ? r.lenientInteger(s(f, f.count - 1), e(f, f.count - 1)) : NaN;
@@ -108,8 +123,10 @@ function modeString(buf: Uint8Array, start: number, end: number, previous: strin
 export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out: GnsSentence): boolean {
   if (f.count < 10) return false;
   out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
-  out.lat = r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
-  out.lon = r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
+  out.lat = r.value;
+  r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  out.lon = r.value;
   out.modes = modeString(buf, s(f, 6), e(f, 6), out.modes);
   let anyFix = false;
   for (let i = 0; i < out.modes.length; i++) {
@@ -119,9 +136,56 @@ export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out:
   }
   out.anyFix = anyFix;
   out.sats = r.integer(s(f, 7), e(f, 7));
-  out.hdop = r.decimal(s(f, 8), e(f, 8));
-  out.altM = r.decimal(s(f, 9), e(f, 9));
-  out.geoidSepM = r.decimal(s(f, 10), e(f, 10));
+  r.decimal(s(f, 8), e(f, 8));
+  out.hdop = r.value;
+  r.decimal(s(f, 9), e(f, 9));
+  out.altM = r.value;
+  r.decimal(s(f, 10), e(f, 10));
+  out.geoidSepM = r.value;
   out.navStatus = f.count > 13 ? ch(r, f, 13) : '';
   return !r.bad;
+}
+
+function code3(a: number, b: number, c: number): number {
+  return (a << 16) | (b << 8) | c;
+}
+const GGA = code3(0x47, 0x47, 0x41);
+const RMC = code3(0x52, 0x4d, 0x43);
+const GSA = code3(0x47, 0x53, 0x41);
+const GSV = code3(0x47, 0x53, 0x56);
+const GNS = code3(0x47, 0x4e, 0x53);
+
+/** Decodes verified lines of one line buffer into one reused object per sentence type. */
+export class SentenceDecoder {
+  private readonly reader: FieldReader;
+  private readonly gga = newGga();
+  private readonly rmc = newRmc();
+  private readonly gsa = newGsa();
+  private readonly gsv = newGsv();
+  private readonly gns = newGns();
+
+  constructor(private readonly line: Uint8Array) {
+    this.reader = new FieldReader(line);
+  }
+
+  /** The decoded sentence; null when a field is malformed; undefined for a type we skip. */
+  decode(f: FieldOffsets): NmeaSentence | null | undefined {
+    const line = this.line;
+    const at = f.start[0] as number;
+    if ((f.end[0] as number) - at !== 5 || line[0] !== 0x24) return undefined; // '$' and a 5-letter address only
+    const type = code3(line[at + 2] as number, line[at + 3] as number, line[at + 4] as number);
+    const r = this.reader;
+    r.begin();
+    let sentence: NmeaSentence;
+    let ok: boolean;
+    if (type === GGA) ok = decodeGga(r, f, (sentence = this.gga));
+    else if (type === RMC) ok = decodeRmc(r, f, (sentence = this.rmc));
+    else if (type === GSA) ok = decodeGsa(r, f, (sentence = this.gsa));
+    else if (type === GSV) ok = decodeGsv(r, f, (sentence = this.gsv));
+    else if (type === GNS) ok = decodeGns(r, line, f, (sentence = this.gns));
+    else return undefined;
+    if (!ok) return null;
+    sentence.talker = Talkers[talkerIndex(line[at] as number, line[at + 1] as number)] as (typeof Talkers)[number];
+    return sentence;
+  }
 }

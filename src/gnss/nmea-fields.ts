@@ -17,10 +17,19 @@ const CH_PLUS = 0x2b;
 /** 10^0 .. 10^22: exact doubles, so mantissa / POW10[k] rounds correctly. */
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
-/** Reads fields of one line; `bad` records a malformed non-empty field. */
+/**
+ * Reads fields of one line; `bad` records a malformed non-empty field.
+ *
+ * Allocation: a function returning a computed double boxes it (a heap number)
+ * unless the engine inlines it, so `decimal` and `angle` leave their result in
+ * `value` (a field updated in place) and the decoders copy it out. Integer
+ * readers return small integers or the constant NaN, which never allocate.
+ */
 export class FieldReader {
   /** Set when a non-empty field failed to parse since the last `begin`. */
   bad = false;
+  /** Result of the last `decimal` or `angle`: NaN when empty or malformed. */
+  value = NaN;
   /** Digits after the decimal point of the last `decimal` read (for lat/lon). */
   private scale = 0;
   /** Integer mantissa of the last `decimal` read. */
@@ -35,12 +44,14 @@ export class FieldReader {
 
   private fail(): number {
     this.bad = true;
+    this.value = NaN;
     return NaN;
   }
 
-  /** A decimal number `[-+]digits[.digits]`; NaN when empty. */
-  decimal(start: number, end: number): number {
-    if (start >= end) return NaN;
+  /** Sets `value` to the decimal number `[-+]digits[.digits]`; NaN when empty. */
+  decimal(start: number, end: number): void {
+    this.value = NaN;
+    if (start >= end) return;
     const buf = this.buf;
     let i = start;
     let negative = false;
@@ -61,23 +72,33 @@ export class FieldReader {
       } else if (c === CH_DOT && scale < 0) {
         scale = 0;
       } else {
-        return this.fail();
+        this.fail();
+        return;
       }
     }
-    if (digits === 0 || digits > 17 || scale > 22) return this.fail();
+    if (digits === 0 || digits > 17 || scale > 22) {
+      this.fail();
+      return;
+    }
     if (scale < 0) scale = 0;
     this.scale = scale;
     this.mantissa = m;
     const v = scale === 0 ? m : m / (POW10[scale] as number);
-    return negative ? -v : v;
+    this.value = negative ? -v : v;
   }
 
-  /** A non-negative integer; NaN when empty. */
+  /** A non-negative integer of at most 9 digits; NaN when empty. */
   integer(start: number, end: number): number {
-    const v = this.decimal(start, end);
-    if (Number.isNaN(v)) return v;
-    if (this.scale !== 0 || v < 0) return this.fail();
-    return v;
+    if (start >= end) return NaN;
+    if (end - start > 9) return this.fail();
+    const buf = this.buf;
+    let m = 0;
+    for (let i = start; i < end; i++) {
+      const c = buf[i] as number;
+      if (c < CH_0 || c > CH_9) return this.fail();
+      m = (m * 10 + (c - CH_0)) | 0;
+    }
+    return m;
   }
 
   /** An integer in an optional trailing field whose meaning varies by vendor: NaN, never malformed. */
@@ -89,29 +110,39 @@ export class FieldReader {
   }
 
   /**
-   * Degrees from `[d]ddmm.mmmm` and a hemisphere field (N/S/E/W); negative
-   * south and west. NaN when both are empty; malformed when only one is given,
-   * when minutes are 60 or more, or when the result exceeds `maxDeg`.
+   * Sets `value` to degrees from `[d]ddmm.mmmm` and a hemisphere field
+   * (N/S/E/W); negative south and west. NaN when both are empty; malformed
+   * when only one is given, when minutes are 60 or more, or when the result
+   * exceeds `maxDeg`.
    */
-  angle(start: number, end: number, hemiStart: number, hemiEnd: number, maxDeg: number): number {
+  angle(start: number, end: number, hemiStart: number, hemiEnd: number, maxDeg: number): void {
     const hasValue = start < end;
     const hasHemi = hemiStart < hemiEnd;
-    if (!hasValue && !hasHemi) return NaN;
-    if (!hasValue || hemiEnd - hemiStart !== 1) return this.fail();
-    const v = this.decimal(start, end);
-    if (Number.isNaN(v) || v < 0 || this.buf[start] === CH_PLUS) return this.fail();
+    this.value = NaN;
+    if (!hasValue && !hasHemi) return;
+    if (!hasValue || hemiEnd - hemiStart !== 1) {
+      this.fail();
+      return;
+    }
+    this.decimal(start, end);
+    const v = this.value;
+    if (Number.isNaN(v) || v < 0 || this.buf[start] === CH_PLUS) {
+      this.fail();
+      return;
+    }
     const unit = POW10[this.scale] as number;
     const m = this.mantissa;
     const degrees = Math.floor(m / (100 * unit));
     const minutesScaled = m - degrees * 100 * unit;
-    if (minutesScaled >= 60 * unit) return this.fail();
     const deg = degrees + minutesScaled / unit / 60;
-    if (deg > maxDeg) return this.fail();
     const h = this.buf[hemiStart];
     const southOrWest = maxDeg === 90 ? h === 0x53 : h === 0x57; // 'S' : 'W'
     const northOrEast = maxDeg === 90 ? h === 0x4e : h === 0x45; // 'N' : 'E'
-    if (!southOrWest && !northOrEast) return this.fail();
-    return southOrWest ? -deg : deg;
+    if (minutesScaled >= 60 * unit || deg > maxDeg || (!southOrWest && !northOrEast)) {
+      this.fail();
+      return;
+    }
+    this.value = southOrWest ? -deg : deg;
   }
 
   /** UTC time of day `hhmmss[.sss]` in milliseconds; NaN when empty. */
@@ -129,11 +160,18 @@ export class FieldReader {
     if (hh > 23 || mm > 59 || ss > 60) return this.fail();
     let ms = 0;
     if (end > start + 6) {
-      const frac = this.decimal(start + 6, end);
-      if (Number.isNaN(frac) || buf[start + 6] !== CH_DOT) return this.fail();
-      ms = Math.round(frac * 1000);
+      if (buf[start + 6] !== CH_DOT) return this.fail();
+      // Milliseconds from up to three fraction digits (further digits are finer than receivers report).
+      let scale = 100;
+      for (let i = start + 7; i < end; i++) {
+        const c = buf[i] as number;
+        if (c < CH_0 || c > CH_9) return this.fail();
+        ms += (c - CH_0) * scale;
+        scale = scale / 10;
+      }
+      ms = Math.round(ms);
     }
-    return ((hh * 60 + mm) * 60 + ss) * 1000 + ms;
+    return (((hh * 60 + mm) * 60 + ss) * 1000 + ms) | 0;
   }
 
   /**
@@ -142,13 +180,14 @@ export class FieldReader {
    */
   dateDays(start: number, end: number): number {
     if (start >= end) return NaN;
+    if (end - start !== 6) return this.fail();
     const v = this.integer(start, end);
-    if (Number.isNaN(v) || end - start !== 6) return this.fail();
+    if (Number.isNaN(v)) return v;
     const day = Math.floor(v / 10000);
     const month = Math.floor(v / 100) % 100;
     const yy = v % 100;
     if (day < 1 || day > 31 || month < 1 || month > 12) return this.fail();
-    return daysFromCivil(yy >= 80 ? 1900 + yy : 2000 + yy, month, day);
+    return daysFromCivil(yy >= 80 ? 1900 + yy : 2000 + yy, month, day) | 0;
   }
 
   /** The single character of a one-byte field as its code; 0 when empty; malformed if longer. */

@@ -8,9 +8,7 @@
  * (TinyGPS++'s rule: commit nothing from a line that has not been verified).
  * STYLE.md practice 5; issue 5.
  */
-import { FieldReader } from './nmea-fields.js';
-import { decodeGga, decodeGns, decodeGsa, decodeGsv, decodeRmc, type FieldOffsets } from './nmea-decode.js';
-import { Talkers, newGga, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
+import { SentenceDecoder, type FieldOffsets } from './nmea-decode.js';
 import type { NmeaSentence } from './sentences.js';
 
 /** Counters of what the parser saw; every line lands in exactly one of passed or failed. */
@@ -46,21 +44,33 @@ const COMMA = 0x2c;
 const CR = 0x0d;
 const LF = 0x0a;
 
+/** Byte classes, so the per-byte loop makes one table read and one comparison in the common case. */
+const PLAIN = 0;
+const START = 1;
+const END = 2;
+const BAD = 3;
+const ASTERISK = 4;
+const SEPARATOR = 5;
+const BYTE_CLASS = new Uint8Array(256).map((_, c) =>
+  c === DOLLAR || c === BANG
+    ? START
+    : c === CR || c === LF
+      ? END
+      : c < 0x20 || c > 0x7e
+        ? BAD
+        : c === STAR
+          ? ASTERISK
+          : c === COMMA
+            ? SEPARATOR
+            : PLAIN,
+);
+
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   return -1;
 }
-
-function code3(a: number, b: number, c: number): number {
-  return (a << 16) | (b << 8) | c;
-}
-const GGA = code3(0x47, 0x47, 0x41);
-const RMC = code3(0x52, 0x4d, 0x43);
-const GSA = code3(0x47, 0x53, 0x41);
-const GSV = code3(0x47, 0x53, 0x56);
-const GNS = code3(0x47, 0x4e, 0x53);
 
 export class NmeaParser {
   readonly counters: NmeaCounters = {
@@ -75,49 +85,110 @@ export class NmeaParser {
   private readonly line: Uint8Array;
   private length = 0;
   private inLine = false;
-  private readonly reader: FieldReader;
+  /** XOR of the line's bytes between '$' and '*'. */
+  private sum = 0;
+  /** Offset of '*' in the line; -1 before it. */
+  private star = -1;
+  private fieldCount = 0;
   private readonly fields: FieldOffsets = {
     start: new Uint16Array(MAX_FIELDS),
     end: new Uint16Array(MAX_FIELDS),
     count: 0,
   };
   private readonly onSentence: (sentence: NmeaSentence) => void;
-  /** One reused object per sentence type (no allocation per sentence). */
-  private readonly gga = newGga();
-  private readonly rmc = newRmc();
-  private readonly gsa = newGsa();
-  private readonly gsv = newGsv();
-  private readonly gns = newGns();
+  private readonly decoder: SentenceDecoder;
 
   constructor(options: NmeaParserOptions) {
     this.onSentence = options.onSentence;
     const size = options.maxLineBytes ?? 128;
     if (!(size >= 16 && size <= 4096)) throw new RangeError(`maxLineBytes out of range: ${size}`);
     this.line = new Uint8Array(size);
-    this.reader = new FieldReader(this.line);
+    this.decoder = new SentenceDecoder(this.line);
   }
 
-  /** Feeds received bytes; sentences are delivered synchronously as their lines complete. */
+  /**
+   * Feeds received bytes; sentences are delivered synchronously as their lines
+   * complete. One pass per byte: the checksum and the field offsets are
+   * gathered while the line is copied, so finishing a line reads no byte twice.
+   */
   push(bytes: Uint8Array): void {
-    for (let i = 0; i < bytes.length; i++) {
-      const c = bytes[i] as number;
-      if (c === DOLLAR || c === BANG) {
-        if (this.inLine) this.counters.failed++; // cut short by a new start
-        this.inLine = true;
-        this.line[0] = c;
-        this.length = 1;
-      } else if (!this.inLine) {
-        if (c !== CR && c !== LF) this.counters.noiseBytes++;
-      } else if (c === CR || c === LF) {
-        this.inLine = false;
-        this.finishLine();
-      } else if (c < 0x20 || c > 0x7e || this.length >= this.line.length) {
-        this.inLine = false; // control byte or overflow: the line cannot be trusted
+    const line = this.line;
+    const cap = line.length;
+    const f = this.fields;
+    const n = bytes.length;
+    let len = this.length;
+    let inLine = this.inLine;
+    let sum = this.sum;
+    let star = this.star;
+    let fieldCount = this.fieldCount;
+    let i = 0;
+    while (i < n) {
+      let c = bytes[i++] as number;
+      let k = BYTE_CLASS[c] as number;
+      if (k === PLAIN && inLine && star < 0) {
+        // The common case: a run of ordinary characters inside a line, before '*'.
+        for (;;) {
+          if (len >= cap) {
+            inLine = false; // overflow: the line cannot be trusted
+            this.counters.failed++;
+            break;
+          }
+          line[len++] = c;
+          sum ^= c;
+          if (i >= n) break;
+          c = bytes[i] as number;
+          k = BYTE_CLASS[c] as number;
+          if (k !== PLAIN) break; // left for the general path below, next turn
+          i++;
+        }
+        continue;
+      }
+      if (k === PLAIN && inLine && len < cap) {
+        line[len++] = c; // after '*': the checksum digits
+      } else if (k === START) {
+        if (inLine) this.counters.failed++; // cut short by a new start
+        inLine = true;
+        line[0] = c;
+        len = 1;
+        sum = 0;
+        star = -1;
+        fieldCount = 0;
+        f.start[0] = 1;
+      } else if (!inLine) {
+        if (k !== END) this.counters.noiseBytes++;
+      } else if (k === END) {
+        inLine = false;
+        if (star >= 0) {
+          f.end[fieldCount] = star;
+          fieldCount++;
+        }
+        f.count = fieldCount;
+        this.finishLine(len, star, sum);
+      } else if (k === BAD || len >= cap) {
+        inLine = false; // control byte or overflow: the line cannot be trusted
         this.counters.failed++;
       } else {
-        this.line[this.length++] = c;
+        line[len] = c;
+        if (star < 0) {
+          if (k === ASTERISK) {
+            star = len;
+          } else {
+            sum ^= c; // a comma
+            if (fieldCount < MAX_FIELDS - 1) {
+              f.end[fieldCount] = len;
+              fieldCount++;
+              f.start[fieldCount] = len + 1;
+            }
+          }
+        }
+        len++;
       }
     }
+    this.length = len;
+    this.inLine = inLine;
+    this.sum = sum;
+    this.star = star;
+    this.fieldCount = fieldCount;
   }
 
   /** Drops a partial line (e.g. after the port was reopened). */
@@ -126,77 +197,35 @@ export class NmeaParser {
     this.length = 0;
   }
 
-  private finishLine(): void {
-    const line = this.line;
-    const n = this.length;
-    const star = n - 3;
-    if (star < 6 || line[star] !== STAR) {
+  /** Verifies the checksum `*hh` that must end the line, then decodes it. */
+  private finishLine(len: number, star: number, sum: number): void {
+    if (star < 6 || star !== len - 3) {
       this.counters.failed++;
       return;
     }
-    const hi = hexValue(line[star + 1] as number);
-    const lo = hexValue(line[star + 2] as number);
-    let sum = 0;
-    for (let i = 1; i < star; i++) sum ^= line[i] as number;
+    const hi = hexValue(this.line[star + 1] as number);
+    const lo = hexValue(this.line[star + 2] as number);
     if (hi < 0 || lo < 0 || sum !== hi * 16 + lo) {
       this.counters.failed++;
       return;
     }
     this.counters.passed++;
-    this.dispatch(star);
+    this.dispatch();
   }
 
-  private split(end: number): void {
-    const f = this.fields;
-    let count = 0;
-    let start = 1;
-    for (let i = 1; i <= end && count < MAX_FIELDS; i++) {
-      if (i === end || this.line[i] === COMMA) {
-        f.start[count] = start;
-        f.end[count] = i;
-        count++;
-        start = i + 1;
-      }
-    }
-    f.count = count;
-  }
-
-  private dispatch(star: number): void {
-    this.split(star);
-    const f = this.fields;
-    const line = this.line;
-    const addrStart = f.start[0] as number;
-    if ((f.end[0] as number) - addrStart !== 5 || line[0] !== DOLLAR) {
-      this.counters.skipped++; // proprietary ($P...), AIS (!) or odd addresses
-      return;
-    }
-    const a = line[addrStart] as number;
-    const b = line[addrStart + 1] as number;
-    const type = code3(line[addrStart + 2] as number, line[addrStart + 3] as number, line[addrStart + 4] as number);
-    const talker = Talkers[talkerIndex(a, b)] as (typeof Talkers)[number];
-    const r = this.reader;
-    r.begin();
-    let sentence: NmeaSentence;
-    let ok: boolean;
-    if (type === GGA) ok = decodeGga(r, f, (sentence = this.gga));
-    else if (type === RMC) ok = decodeRmc(r, f, (sentence = this.rmc));
-    else if (type === GSA) ok = decodeGsa(r, f, (sentence = this.gsa));
-    else if (type === GSV) ok = decodeGsv(r, f, (sentence = this.gsv));
-    else if (type === GNS) ok = decodeGns(r, line, f, (sentence = this.gns));
-    else {
-      this.counters.skipped++;
-      return;
-    }
-    if (!ok) {
+  private dispatch(): void {
+    const sentence = this.decoder.decode(this.fields);
+    if (sentence === undefined) {
+      this.counters.skipped++; // vendor ($P...), AIS (!), GLL, VTG ...
+    } else if (sentence === null) {
       this.counters.malformed++;
-      return;
-    }
-    sentence.talker = talker;
-    this.counters.delivered++;
-    try {
-      this.onSentence(sentence);
-    } catch {
-      this.counters.callbackErrors++;
+    } else {
+      this.counters.delivered++;
+      try {
+        this.onSentence(sentence);
+      } catch {
+        this.counters.callbackErrors++;
+      }
     }
   }
 }

@@ -14,9 +14,9 @@
  * the answer. A read-only channel or register type answers -EROFS.
  */
 import { errorSample, type ChannelDriver, type Sample, type Value } from '../agent/driver.js';
-import { rawRangeOf } from '../codec/raw-range.js';
+import { rawRangeOf } from '../codec/encode.js';
 import type { RawRange } from '../codec/scale.js';
-import { isFailure } from '../codec/failure.js';
+import { isFailure } from '../codec/data.js';
 import type { ModbusChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import type { Logger } from '../ports.js';

@@ -8,7 +8,7 @@
  * coil / discrete-input bits packed least significant bit first (the first
  * coil is bit 0 of byte 0), exactly as the PDU carries them.
  */
-import { appendCrc, crcOk } from './crc16.js';
+import { appendCrc, crcOk } from './rtu-line.js';
 
 export const FunctionCodes = [1, 2, 3, 4, 5, 6, 15, 16] as const;
 export type FunctionCode = (typeof FunctionCodes)[number];

@@ -17,7 +17,7 @@ import type { Clock, Logger, Serial, SerialPort } from '../ports.js';
 import { ModbusChannelDriver, type BusAccess } from './driver.js';
 import { ModbusMaster, type MasterOptions } from './master.js';
 import { ModbusScanner } from './scan.js';
-import { characterMs, silentIntervalMs } from './timing.js';
+import { characterMs, silentIntervalMs } from './rtu-line.js';
 
 /** Board wiring of one Modbus bus. */
 export interface ModbusPortConfig {
@@ -87,7 +87,7 @@ export class ModbusProvider implements ChannelDriverProvider {
     const wiring = this.options.ports[key];
     if (bus === undefined || wiring === undefined) {
       logger.log(
-        'error',
+        'warn',
         `modbus: bus "${key}" is not wired to a serial port on this board; its channels report -ENODEV`,
       );
       return { errno: Errno.ENODEV };

@@ -8,9 +8,8 @@
 import type { Value } from '../agent/driver.js';
 import { readBits, type Bits64 } from '../codec/bits.js';
 import { encodeData } from '../codec/encode.js';
-import type { CodecFailure } from '../codec/failure.js';
+import type { CodecFailure } from '../codec/data.js';
 import type { ModbusChannel } from '../config/model.js';
-import { Errno } from '../errno.js';
 import type { ModbusRequest } from './frames.js';
 import type { ModbusResult } from './master.js';
 import type { ModbusPoint } from './plan.js';
@@ -73,6 +72,3 @@ async function writeCoils(master: RequestSink, channel: ModbusChannel, raw: Valu
 export function writable(channel: ModbusChannel): boolean {
   return !channel.readOnly && (channel.registerType === 'coil' || channel.registerType === 'holdingRegister');
 }
-
-/** -EROFS for channels that refuse desired values. */
-export const READ_ONLY_ERRNO = Errno.EROFS;

@@ -6,6 +6,13 @@
  */
 import type { Clock, TimerHandle } from '../ports.js';
 import { utf8Length } from '../signalr/record-codec.js';
+
+const nonAscii = /[^\x00-\x7f]/;
+
+/** UTF-8 bytes of `text`: its length when ASCII (a native scan), else counted. */
+export function byteLength(text: string): number {
+  return nonAscii.test(text) ? utf8Length(text) : text.length;
+}
 import type { Lane } from './outbox.js';
 
 export interface BatchOptions {
@@ -32,13 +39,13 @@ export class Batcher {
   constructor(
     private readonly clock: Clock,
     readonly options: BatchOptions,
-    private readonly onBatch: (lane: Lane, json: string, count: number) => void,
+    private readonly onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
   ) {}
 
   /** Adds one encoded record to its lane. */
   add(lane: Lane, record: string): void {
     const buffer = lane === 's' ? this.lanes[0]! : this.lanes[1]!;
-    const size = utf8Length(record) + 1; // and its comma
+    const size = byteLength(record) + 1; // and its comma
     if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.close(buffer);
     buffer.parts.push(record);
     buffer.bytes += size;
@@ -69,8 +76,9 @@ export class Batcher {
     const count = buffer.parts.length;
     if (count === 0) return;
     const json = `[${buffer.parts.join(',')}]`;
+    const bytes = buffer.bytes - 1; // the last record has no comma
     buffer.parts.length = 0;
     buffer.bytes = 2;
-    this.onBatch(buffer.lane, json, count);
+    this.onBatch(buffer.lane, json, count, bytes);
   }
 }

@@ -11,7 +11,7 @@
  */
 import { AgentError } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
-import { utf8Length } from '../signalr/record-codec.js';
+import { byteLength } from './batcher.js';
 
 export type Lane = 's' | 'm';
 
@@ -61,9 +61,11 @@ export class Outbox {
     this.load();
   }
 
-  /** Appends a closed batch; drops the oldest batches first when the bounds would be exceeded. */
-  append(lane: Lane, json: string, count: number): void {
-    const bytes = utf8Length(json);
+  /**
+   * Appends a closed batch; drops the oldest batches first when the bounds would
+   * be exceeded. `bytes` is the UTF-8 size of `json` when the caller knows it.
+   */
+  append(lane: Lane, json: string, count: number, bytes = byteLength(json)): void {
     if (count > this.options.maxRecords || bytes > this.options.maxBytes) {
       throw new AgentError('too-large', `outbox: a batch of ${count} records / ${bytes} bytes exceeds the bounds`);
     }
@@ -142,7 +144,7 @@ export class Outbox {
         this.store.delete(key);
         continue;
       }
-      const bytes = utf8Length(batch.json);
+      const bytes = byteLength(batch.json);
       this.index.push({ seq, count: batch.count, bytes });
       this.records += batch.count;
       this.bytes += bytes;

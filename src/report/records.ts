@@ -11,14 +11,28 @@ export function toWireSeconds(unixMs: number): number {
   return Math.round(unixMs) / 1000;
 }
 
+/** JSON-encoded channel names, bounded: a device has few channels, an application may invent names. */
+const encodedNames = new Map<string, string>();
+const maxEncodedNames = 512;
+
+function encodeName(name: string): string {
+  let encoded = encodedNames.get(name);
+  if (encoded === undefined) {
+    if (encodedNames.size >= maxEncodedNames) encodedNames.clear();
+    encoded = JSON.stringify(name);
+    encodedNames.set(name, encoded);
+  }
+  return encoded;
+}
+
 /** One `states/write` entry carrying a value. */
 export function encodeStateValue(channel: string, value: SampleValue, unixMs: number): string {
-  return `{"channel":${JSON.stringify(channel)},"value":${encodeValue(value)},"timestamp":${toWireSeconds(unixMs)}}`;
+  return `{"channel":${encodeName(channel)},"value":${encodeValue(value)},"timestamp":${toWireSeconds(unixMs)}}`;
 }
 
 /** One `states/write` entry carrying a negative POSIX error (only on `.reported`, spec 4.6 rule 2). */
 export function encodeStateError(channel: string, errno: number, unixMs: number): string {
-  return `{"channel":${JSON.stringify(channel)},"error":${errno},"timestamp":${toWireSeconds(unixMs)}}`;
+  return `{"channel":${encodeName(channel)},"error":${errno},"timestamp":${toWireSeconds(unixMs)}}`;
 }
 
 /** One `measurements/write` entry. */
@@ -26,9 +40,9 @@ export function encodeMeasurement(metric: string, value: unknown, unixMs: number
   return `{"metric":${JSON.stringify(metric)},"value":${encodeValue(value)},"timestamp":${toWireSeconds(unixMs)}}`;
 }
 
-/** JSON of a value; non-finite numbers (not JSON) become null-free strings. */
+/** JSON of a value; non-finite numbers (not JSON) become strings ("NaN", "Infinity"). */
 function encodeValue(value: unknown): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : JSON.stringify(String(value));
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `"${String(value)}"`;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return JSON.stringify(value) ?? 'null';
 }

@@ -32,6 +32,7 @@ export interface ReporterOptions {
 export class Reporter {
   private readonly held: HeldRecord[] = [];
   private waiting = false;
+  private readonly names = new Map<string, string>();
   /** Held records dropped because the held buffer was full (oldest first). */
   droppedHeld = 0;
 
@@ -45,8 +46,9 @@ export class Reporter {
   /** Reports one channel sample taken at monotonic `monotonicMs`. */
   channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number): void {
     if (!isLocationChannel) {
-      if (sample.ok) this.state(key + StateSide.reported, true, sample.value, 0, monotonicMs);
-      else this.state(key + StateSide.reported, false, undefined, sample.errno, monotonicMs);
+      const name = this.reportedName(key);
+      if (sample.ok) this.state(name, true, sample.value, 0, monotonicMs);
+      else this.state(name, false, undefined, sample.errno, monotonicMs);
       return;
     }
     if (!sample.ok) {
@@ -89,6 +91,17 @@ export class Reporter {
     if (unixMs === undefined) return this.hold({ lane: 'm', name: metric, ok: true, value, errno: 0, monotonicMs });
     if (this.held.length > 0) this.release();
     this.batcher.add('m', encodeMeasurement(metric, value, unixMs));
+  }
+
+  /** `<key>.reported`, cached per key so a report does not build the string again. */
+  private reportedName(key: string): string {
+    let name = this.names.get(key);
+    if (name === undefined) {
+      if (this.names.size >= 512) this.names.clear();
+      name = key + StateSide.reported;
+      this.names.set(key, name);
+    }
+    return name;
   }
 
   get heldCount(): number {

@@ -26,6 +26,8 @@ export class Scheduler {
   private running = false;
   /** Scans skipped because the host woke up more than one interval late. */
   missedScans = 0;
+  /** Scans that threw (tasks are expected to handle their own errors). */
+  failedScans = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -100,7 +102,11 @@ export class Scheduler {
         this.missedScans += behind;
         entry.dueMs += behind * entry.intervalMs;
       }
-      entry.task.scan(now);
+      try {
+        entry.task.scan(now);
+      } catch {
+        this.failedScans++; // a task's bug must not stop the other channels
+      }
     }
     if (this.running) this.arm();
   };

@@ -8,6 +8,7 @@
  */
 import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle } from '../ports.js';
+import { AuthGate } from './auth-gate.js';
 import { HandlerRegistry, type ServerHandler } from './handlers.js';
 import { HubSocket } from './hub-socket.js';
 import { PendingInvocations } from './invocations.js';
@@ -44,13 +45,13 @@ export class HubClient {
   readonly #listeners: StateListener[] = [];
   #state: HubState = { kind: 'idle' };
   #wake: { timer: TimerHandle; resolve: () => void } | undefined;
-  /** The token last refused with 401/403, and until when it is not tried again. */
-  #refused: { token: string; untilMs: number } | undefined;
+  readonly #auth: AuthGate;
 
   constructor(options: HubClientOptions) {
     this.#o = resolveHubOptions(options);
     this.#pending = new PendingInvocations(this.#o.clock, this.#o.maxPendingInvocations);
     this.#handlers = new HandlerRegistry(this.#o.logger);
+    this.#auth = new AuthGate(this.#o.clock, this.#o.authRetryMs, this.#o.logger);
     this.#router = new MessageRouter(this.#pending, this.#handlers, this.#o.logger, (m) => this.#encode(m));
   }
 
@@ -155,7 +156,7 @@ export class HubClient {
       this.#pending.rejectAll(new AgentError('network', `hub connection lost: ${ended.error.message}`));
       if (!ended.reconnect) return this.#setState({ kind: 'stopped', error: ended.error });
       if (ended.wasConnected) attempt = 1;
-      const delayMs = this.#o.retry.nextDelayMs(attempt);
+      const delayMs = this.#delayMs(attempt);
       if (delayMs === null) return this.#setState({ kind: 'stopped', error: ended.error });
       this.#setState({ kind: 'waiting', attempt, delayMs, error: ended.error });
       await new Promise<void>((resolve) => {
@@ -173,12 +174,11 @@ export class HubClient {
     let negotiated: Negotiated;
     try {
       token = await this.#o.accessToken();
-      const refused = this.#refused;
-      if (refused?.token === token && this.#o.clock.monotonicMs() < refused.untilMs) {
+      if (this.#auth.blocks(token)) {
         return { error: new AgentError('auth', 'hub: waiting for a new token'), reconnect: true, wasConnected: false };
       }
       negotiated = await negotiate(this.#o.http, this.#o.baseUrl, token);
-      this.#refused = undefined;
+      this.#auth.accept();
     } catch (e) {
       return { error: this.#attemptFailed(e, attempt, token), reconnect: true, wasConnected: false };
     }
@@ -195,18 +195,19 @@ export class HubClient {
 
   #attemptFailed(e: unknown, attempt: number, token: string | undefined): AgentError {
     const error = toAgentError(e);
-    if (error.code === 'auth' && token !== undefined) {
-      // 401/403 is not a retry loop: this token is not tried again for authRetryMs;
-      // a different token from the provider is tried at the next backoff (README, signalr).
-      this.#refused = { token, untilMs: this.#o.clock.monotonicMs() + this.#o.authRetryMs };
-      this.#log('error', 'authentication refused; waiting for a new token', {
-        status: error.status,
-        retryAfterMs: this.#o.authRetryMs,
-      });
-    } else {
-      this.#log('warn', 'connect failed', { attempt, code: error.code, reason: error.message });
-    }
+    if (error.code === 'auth' && token !== undefined) this.#auth.refuse(token, error);
+    else this.#log('warn', 'connect failed', { attempt, code: error.code, reason: error.message });
     return error;
+  }
+
+  /** The policy's delay; a throwing policy is logged and replaced by its cap-like fallback. */
+  #delayMs(attempt: number): number | null {
+    try {
+      return this.#o.retry.nextDelayMs(attempt);
+    } catch (e) {
+      this.#log('error', 'retry policy failed; retrying in 60 s', { reason: toAgentError(e).message });
+      return 60000;
+    }
   }
 
   #log(level: LogLevel, message: string, fields?: LogFields): void {

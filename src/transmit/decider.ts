@@ -13,8 +13,7 @@
  */
 import type { Location, Sample, SampleValue } from '../agent/driver.js';
 import type { TransmitEvent } from '../config/model.js';
-import { distanceMeters } from './geo.js';
-import { copyLocation, isLocation, sameValue } from './values.js';
+import { copyLocation, distanceMeters, isLocation, sameValue } from './values.js';
 
 const enum Arm {
   Unknown = 0,
@@ -75,9 +74,16 @@ export class TransmitDecider {
     for (let i = 0; i < this.events.length; i++) {
       const event = this.events[i]!;
       switch (event.type) {
-        case 'change': // rule 4
-          if (sample.ok && !sameValue(sample.value, this.lastValue)) report = true;
+        case 'change': {
+          // rule 4; numbers compared inline (the common case, without a call per scan)
+          if (!sample.ok) break;
+          const v = sample.value;
+          const last = this.lastValue;
+          if (typeof v === 'number' && typeof last === 'number') {
+            if (v !== last && (v === v || last === last)) report = true;
+          } else if (!sameValue(v, last)) report = true;
           break;
+        }
         case 'delta': // rule 5
           if (sample.ok && this.deltaReached(sample.value, event.minimalChange)) report = true;
           break;

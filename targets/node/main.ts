@@ -30,6 +30,8 @@ async function main(): Promise<number> {
     return 1;
   }
   const { agent, logger } = runtime;
+  agent.onProperties((_all, changed) => logger.log('info', 'properties changed', changed));
+  runtime.custom.onDesired((key, value) => logger.log('info', 'custom channel set by a desired value', { key, value }));
   const status = setInterval(() => {
     const c = agent.counters;
     logger.log('info', 'status', {

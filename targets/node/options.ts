@@ -9,6 +9,7 @@
  *   --scenario FILE DDS_SCENARIO   simulated signals per channel key (host-sim/device/scenario.ts)
  *   --config FILE   DDS_CONFIG     JSON file with any of the above by long name
  *   --log-level L   DDS_LOG_LEVEL  debug | info | warn | error (default info)
+ *   --no-hub                       no hub connection (desired values only by resync)
  *
  * The table is open: other areas add their flags (e.g. --gnss, --bus) to
  * `optionTable`; repeatable flags collect every value. Bad input throws
@@ -34,6 +35,14 @@ export const optionTable: OptionSpec[] = [
   { flag: 'scenario', env: 'DDS_SCENARIO', help: 'scenario file (JSON or YAML) of simulated signals' },
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
+  { flag: 'no-hub', help: 'do not open the hub connection (no real-time desired values)', boolean: true },
+  { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD] or simulated[:route.json|log]' },
+  {
+    flag: 'bus',
+    env: 'DDS_BUS',
+    help: 'KEY=TARGET: a bus of the channel list on a serial device path, sim[:map.json], j1939-sim or replay:candump.log (repeatable)',
+    repeatable: true,
+  },
   { flag: 'help', help: 'print this help', boolean: true },
 ];
 

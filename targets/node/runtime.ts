@@ -9,6 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
+import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { HubClient } from '../../src/signalr/hub-client.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../../src/ports.js';
 import { SimulatedDevice } from '../../host-sim/device/device.js';
 import { parseScenario, type Scenario } from '../../host-sim/device/scenario.js';
@@ -19,6 +21,7 @@ import { ConsoleLogger } from './logger.js';
 import type { NodeAgentOptions } from './options.js';
 import { buildProviders } from './providers.js';
 import { FileStore, MemoryStore } from './store.js';
+import { NodeWebSocketFactory } from './websocket.js';
 
 export interface NodeAgentOverrides {
   clock?: Clock;
@@ -26,6 +29,8 @@ export interface NodeAgentOverrides {
   store?: KeyValueStore;
   logger?: Logger;
   agent?: Partial<AgentOptions>;
+  /** false: no hub connection (tests that drive desired values themselves). Default: per `--no-hub`. */
+  hub?: boolean;
 }
 
 export interface NodeAgentRuntime {
@@ -34,6 +39,8 @@ export interface NodeAgentRuntime {
   custom: CustomChannels;
   device: SimulatedDevice;
   logger: Logger;
+  /** The hub connection (desired values, properties), unless disabled. */
+  hub: HubClient | undefined;
   stop(): void;
 }
 
@@ -67,9 +74,10 @@ export async function startNodeAgent(
     ...(scenario === undefined ? {} : { scenario }),
   });
   const providers = buildProviders({ options, clock, logger, pins, custom, device });
+  const http = overrides.http ?? new FetchHttp();
   const agent = new Agent({
     clock,
-    http: overrides.http ?? new FetchHttp(),
+    http,
     store,
     logger,
     service: { baseUrl: options.service, device: options.device, token: options.token },
@@ -77,5 +85,24 @@ export async function startNodeAgent(
     ...overrides.agent,
   });
   await agent.start();
-  return { agent, pins, custom, device, logger, stop: () => agent.stop() };
+  if (overrides.hub === false || options.values['no-hub'] !== undefined) {
+    return { agent, pins, custom, device, logger, hub: undefined, stop: () => agent.stop() };
+  }
+  // The hub glue of issue 4: Notify -> applyDesired, properties, resync on every (re)connect.
+  const hub = new HubClient({
+    baseUrl: options.service,
+    accessToken: () => options.token,
+    http,
+    sockets: new NodeWebSocketFactory(),
+    clock,
+    logger,
+  });
+  const link = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
+  hub.start();
+  const stop = (): void => {
+    hub.stop();
+    link.close();
+    agent.stop();
+  };
+  return { agent, pins, custom, device, logger, hub, stop };
 }

@@ -19,7 +19,7 @@ import { startService, type RunningService } from '../../host-sim/service/index.
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { FakeStore } from '../fakes/fake-store.js';
-import { demoRegisterMap, repoRoot } from './demo-config.js';
+import { demoRegisterMap, repoRoot } from './support.js';
 
 /** HTTP over Node's fetch, for this test only. */
 class FetchHttp implements HttpTransport {

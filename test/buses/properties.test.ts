@@ -7,16 +7,16 @@ import fc from 'fast-check';
 import { CanListener } from '../../src/can/listener.js';
 import { decodeData } from '../../src/codec/data.js';
 import { encodeData } from '../../src/codec/encode.js';
-import { isFailure } from '../../src/codec/failure.js';
+import { isFailure } from '../../src/codec/data.js';
 import { DataTypeBits, type DataType } from '../../src/config/model.js';
-import { crc16, crcOk } from '../../src/modbus/crc16.js';
+import { crc16, crcOk } from '../../src/modbus/rtu-line.js';
 import { ModbusMaster, type ModbusResult } from '../../src/modbus/master.js';
 import { DataTypes } from '../../src/wire.js';
 import { RtuSlaveEndpoint } from '../../host-sim/modbus/link.js';
 import { ModbusSlave } from '../../host-sim/modbus/slave.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoRegisterMap } from './demo-config.js';
+import { demoRegisterMap } from './support.js';
 
 function withCrc(bytes: number[]): number[] {
   const c = crc16(Uint8Array.from(bytes));

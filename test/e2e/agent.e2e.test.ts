@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { RunningService } from '../../host-sim/service/index.js';
 import { FakeClock } from '../fakes/fake-clock.js';
-import { pump, readStates, startDemoAgent, startDemoService, tempDir } from './support.js';
+import { pump, readStates, startDemoAgent, startDemoService, tempDir, until } from './support.js';
 
 describe('e2e: agent on Node against the local service', function () {
   this.timeout(30000);
@@ -58,7 +58,7 @@ describe('e2e: agent on Node against the local service', function () {
     assert.equal(of('uptime.reported').length, 1, 'uptime: scan 10000, reported at 0 only');
     assert.deepEqual(of('note.reported'), [], 'a custom value never published is not reported');
     for (const key of ['flow', 'total', 'pump', 'setpoint', 'pressure', 'engineSpeed', 'coolantTemp']) {
-      assert.deepEqual(of(`${key}.reported`), [[-95, 0]], `${key}: no provider on this target`);
+      assert.deepEqual(of(`${key}.reported`), [[-19, 0]], `${key}: its bus is not wired (no --bus): -ENODEV`);
     }
     for (const field of ['lat', 'lon', 'alt', 'pdop', 'hdop', 'vdop', 'sats']) {
       assert.deepEqual(of(`gps.${field}.reported`), [[-95, 0]]);
@@ -89,5 +89,22 @@ describe('e2e: agent on Node against the local service', function () {
     const dimmer = (await readStates(service.url, 'dimmer.reported', t0 / 1000 - 1)).map((s) => s.value);
     assert.deepEqual(dimmer, [0, 50.048875855]);
     run.stop();
+  });
+
+  it('opens the hub: a desired value written over HTTP drives the output through Notify', async () => {
+    const clock = new FakeClock(Date.now());
+    service = await startDemoService(clock, join(dir.path, 'dds.db'));
+    const run = await startDemoAgent(service.url, clock, join(dir.path, 'device'), {}, true);
+    await until(() => run.hub?.status === 'connected');
+    const write = await fetch(`${service.url}/api/v1/states/write`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer admin-token-demo', 'content-type': 'application/json' },
+      body: JSON.stringify({ device: 'demo-001', states: [{ channel: 'relay.desired', value: true }] }),
+    });
+    assert.equal(write.status, 200);
+    await until(() => run.pins.output(5) === true);
+    assert.equal(run.agent.counters.desiredApplied, 1);
+    run.stop();
+    run.log.assertNoErrors();
   });
 });

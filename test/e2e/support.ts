@@ -35,6 +35,7 @@ export async function startDemoAgent(
   clock: FakeClock,
   storeDir: string,
   agent: Partial<AgentOptions> = {},
+  hub = false,
 ): Promise<NodeAgentRuntime & { log: FakeLogger }> {
   const options = parseOptions(
     ['--service', url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
@@ -48,6 +49,7 @@ export async function startDemoAgent(
     logger: log,
     store: new FileStore(storeDir),
     agent: { retry, ...agent },
+    hub,
   });
   return { ...runtime, log };
 }

@@ -131,6 +131,26 @@ describe('gnss: simulated receiver', () => {
     assert.equal(receiver.epochs, logEpochs(text).length, 'silent at the end of the log');
   });
 
+  it('gives garbage, never a sentence, when the port is opened at the wrong baud rate', () => {
+    const clock = new FakeClock();
+    const receiver = new SimulatedReceiver({ clock, route: ROUTE });
+    const serial = new SimulatedGnssSerial(receiver, 38400);
+    const provider = new GnssLocationProvider({
+      serial,
+      port: { port: 2, baudRate: 9600 },
+      clock,
+      logger: new FakeLogger(),
+    });
+    const driver = provider.create(locationChannel('gps', 3000));
+    clock.advance(10_000);
+    assert.deepEqual(driver.sample(), { ok: false, errno: -110 });
+    assert.equal(provider.parser.counters.passed, 0);
+    assert.ok(provider.parser.counters.noiseBytes > 1000);
+    provider.close();
+    clock.advance(5000);
+    assert.equal(receiver.epochs, 11, 'closing the port detaches the receiver');
+  });
+
   it('refuses nonsense options, and computes smaller DOPs from more satellites', () => {
     const clock = new FakeClock();
     assert.throws(() => new SimulatedReceiver({ clock }), RangeError);

@@ -99,6 +99,18 @@ describe('service hub fault switches', () => {
     await connect();
   });
 
+  it('answers 503 beyond maxConnections, and accepts again once one closes', async () => {
+    await t.service.close();
+    t = await startTestService({ hub: { maxConnections: 2 } });
+    const a = await connect();
+    await connect();
+    await assert.rejects(connect(), /upgrade 503/);
+    await a.close();
+    for (let i = 0; i < 1000 && t.service.hub.connectionCount() !== 1; i++) await new Promise((r) => setImmediate(r));
+    await connect();
+    assert.equal(t.service.hub.connectionCount(), 2);
+  });
+
   it('dropAll terminates every socket without a Close message', async () => {
     const a = await connect();
     const b = await connect();

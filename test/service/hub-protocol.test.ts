@@ -204,32 +204,3 @@ describe('service hub protocol', () => {
     assert.equal(t.service.hub.connectionCount(), 0);
   });
 });
-
-describe('service hub keep-alive', () => {
-  let t: TestService;
-  afterEach(async () => {
-    await t.service.close();
-  });
-
-  it('pings every pingIntervalMs and closes after clientTimeoutMs of silence', async () => {
-    t = await startTestService({ hub: { pingIntervalMs: 20, clientTimeoutMs: 150 } });
-    const c = await RawHubClient.connect(t.service.url, demo.token1);
-    await c.waitFor(() => c.ofType(6).length >= 2);
-    await c.waitFor(() => c.closeCode !== undefined);
-    assert.deepEqual(c.ofType(7), [{ type: 7, allowReconnect: true }]);
-    assert.equal(t.service.hub.connectionCount(), 0);
-  });
-
-  it('keeps a connection open while the client sends pings', async () => {
-    t = await startTestService({ hub: { pingIntervalMs: 20, clientTimeoutMs: 80 } });
-    const c = await RawHubClient.connect(t.service.url, demo.token1);
-    for (let i = 0; i < 8; i++) {
-      const seen = c.ofType(6).length;
-      await c.waitFor(() => c.ofType(6).length > seen);
-      c.sendRecord({ type: 6 });
-    }
-    assert.equal(c.closeCode, undefined);
-    assert.equal(t.service.hub.connectionCount(), 1);
-    c.ws.terminate();
-  });
-});

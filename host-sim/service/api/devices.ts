@@ -7,8 +7,7 @@ import { requireAdmin } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../http/problem.js';
 import type { Router } from '../http/router.js';
-import { listEntities } from './lists.js';
-import { resolveDevice } from './resolve.js';
+import { listEntities, resolveDevice } from './resolve.js';
 import { deviceView } from './views.js';
 
 export function addDeviceRoutes(router: Router, s: ServiceContext): void {

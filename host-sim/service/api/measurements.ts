@@ -6,12 +6,13 @@
 import { isObject } from '../../../src/config/fields.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../http/problem.js';
+import { asEntries } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import type { Point } from '../store/storage.js';
+import { writeTimestamp } from '../time.js';
 import { metricSelection } from './names.js';
 import { addReadRoutes, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
-import { asEntries, writeTimestamp } from './write-entries.js';
 
 export const measurementsKind: SeriesKind = {
   field: 'metric',

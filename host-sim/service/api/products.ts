@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { badRequest, notFound } from '../http/problem.js';
 import { exclusive, type Params } from '../http/query.js';
 import type { Router } from '../http/router.js';
-import { listEntities } from './lists.js';
+import { listEntities } from './resolve.js';
 import { productView } from './views.js';
 
 function resolveProduct(s: ServiceContext, p: Params, a: string, b?: string): Product {

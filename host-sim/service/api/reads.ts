@@ -5,7 +5,7 @@
  * `read/last` with the series' `aggregatedLast` (start unbounded by default).
  */
 import type { Aggregate, LastAggregate } from '../../../src/config/model.js';
-import { aggregateLast, aggregateSeries, type AggregatedPoint } from '../aggregate.js';
+import { aggregateLast, aggregateSeries, aggregateWindows, type AggregatedPoint } from '../aggregate.js';
 import type { Device, Product } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../http/problem.js';
@@ -63,9 +63,13 @@ export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKin
     for (const d of devices) {
       const names = concreteNames(sel, () => series.names(d.uid)) ?? series.names(d.uid);
       for (const name of [...names].sort()) {
-        const points = series.range(d.uid, name, Math.ceil(startMs), Math.ceil(stopMs));
         const fn = kind.aggregates(d.product, name).aggregated;
-        for (const a of aggregateSeries(points, fn, windowMs, stopMs)) out.push(recordOf(kind.field, d, a));
+        const [from, to] = [Math.ceil(startMs), Math.ceil(stopMs)];
+        const aggregated =
+          windowMs !== undefined && from >= 0 && !fn.startsWith('derivative')
+            ? aggregateWindows(series.windowStats(d.uid, name, from, to, windowMs), fn as 'mean', windowMs, stopMs)
+            : aggregateSeries(series.range(d.uid, name, from, to), fn, windowMs, stopMs);
+        for (const a of aggregated) out.push(recordOf(kind.field, d, a));
       }
     }
     return out;
@@ -78,8 +82,11 @@ export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKin
     const series = kind.series(s);
     const out: Record<string, unknown>[] = [];
     for (const d of devices) {
-      const names = concreteNames(sel, () => series.names(d.uid));
+      // A wildcard-only selection reads the whole latest-value table once and filters by side.
+      const wildcardOnly = !sel.all && sel.names.length === 0;
+      const names = wildcardOnly ? null : concreteNames(sel, () => series.names(d.uid));
       for (const latest of series.latest(d.uid, names, startMs)) {
+        if (wildcardOnly && !sel.sides.some((side) => latest.name.endsWith(`.${side}`))) continue;
         const fn = kind.aggregates(d.product, latest.name).aggregatedLast;
         const points = fn === 'last' ? [latest] : series.newest(d.uid, latest.name, 2).filter((p) => p.tsMs >= startMs);
         const a = aggregateLast(points, fn);

@@ -1,12 +1,13 @@
 /**
  * Resolving the identifier parameters of spec 4: `device` (UUID or External
  * key) or `entity` (UUID), mutually exclusive, and their list forms
- * `devices`/`entities` for reads, with the token's scope applied (decisions 7).
+ * `devices`/`entities` for reads, with the token's scope applied (decisions 7);
+ * and the list rules of `devices/list` and `products/list` (decisions 6).
  */
 import { requireDevice, type Principal } from '../auth.js';
 import type { Catalog, Device, Entity } from '../catalog.js';
 import { badRequest, forbidden, notFound } from '../http/problem.js';
-import { exclusive, exclusiveLists, type Params } from '../http/query.js';
+import { exclusive, exclusiveLists, optIndex, type Params } from '../http/query.js';
 
 function entityOf(catalog: Catalog, uid: string, param: string): Entity {
   const e = catalog.entities.get(uid);
@@ -70,4 +71,29 @@ export function resolveReadDevices(catalog: Catalog, p: Params, principal: Princ
     }
   }
   return scoped([...out.values()], principal);
+}
+
+/**
+ * Lists (decisions 6): optional parent `entity` (every entity below it), `q` as a
+ * case-insensitive substring of name, key or a parent's name, ordered by name
+ * then uid, then `i` offset and `l` limit.
+ */
+export function listEntities<T extends Entity>(catalog: Catalog, p: Params, all: readonly T[]): T[] {
+  const parent = p.string('entity');
+  const q = p.string('q')?.toLowerCase();
+  const offset = optIndex(p, 'i') ?? 0;
+  const limit = optIndex(p, 'l');
+  let items = [...all];
+  if (parent !== undefined) {
+    if (!catalog.entities.has(parent)) throw notFound(`entity: unknown entity "${parent}"`);
+    items = items.filter((e) => e.uid !== parent && catalog.isAncestor(parent, e.uid));
+  }
+  if (q !== undefined && q !== '') {
+    const hit = (s: string | undefined): boolean => s !== undefined && s.toLowerCase().includes(q);
+    items = items.filter(
+      (e) => hit(e.name) || hit('key' in e ? e.key : undefined) || catalog.parents(e.uid).some((pe) => hit(pe.name)),
+    );
+  }
+  items.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : x.uid < y.uid ? -1 : x.uid > y.uid ? 1 : 0));
+  return items.slice(offset, limit === undefined ? undefined : offset + limit);
 }

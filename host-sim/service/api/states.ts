@@ -7,12 +7,13 @@
 import { Hub } from '../../../src/wire.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../http/problem.js';
+import { asEntries } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import type { Point } from '../store/storage.js';
+import { writeTimestamp } from '../time.js';
 import { parseStateName, stateSelection } from './names.js';
 import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
-import { asEntries, writeTimestamp } from './write-entries.js';
 
 export const statesKind: SeriesKind = {
   field: 'channel',

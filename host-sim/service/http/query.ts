@@ -94,3 +94,17 @@ export function optIndex(p: Params, name: string): number | undefined {
   if (!/^\d+$/.test(v)) throw badRequest(`${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
   return Number(v);
 }
+
+/** Upper bound on entries in one write request (the body is also bounded at 1 MiB). */
+export const maxEntriesPerWrite = 10_000;
+
+/** The entry array of a write (`states`, `measurements`): objects only, bounded. */
+export function asEntries(value: unknown, field: string): WireObject[] {
+  if (!Array.isArray(value)) throw badRequest(`${field}: expected an array`);
+  if (value.length > maxEntriesPerWrite)
+    throw badRequest(`${field}: at most ${maxEntriesPerWrite} entries per request`);
+  return value.map((e, i) => {
+    if (!isObject(e)) throw badRequest(`${field}[${i}]: expected an object`);
+    return e;
+  });
+}

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentError } from '../../../src/errors.js';
 import type { Principal, TokenTable } from '../auth.js';
-import { badRequest, notFound, sendProblem } from './problem.js';
+import { badRequest, notFound, sendProblem, statusOf } from './problem.js';
 import { bodyParams, queryParams, type Params } from './query.js';
 
 /** Largest accepted request body (decisions 6: 413 above 1 MiB). */
@@ -63,6 +63,7 @@ export class Router {
     private readonly tokens: TokenTable,
     private readonly now: () => number,
     private readonly fallbackBaseUrl: string,
+    private readonly log: (line: string) => void,
   ) {}
 
   /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
@@ -113,6 +114,8 @@ export class Router {
         res.setHeader('Connection', 'close');
         req.resume();
       }
+      if (statusOf(e) === 500)
+        this.log(`service: ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
       sendProblem(res, e);
     }
   }

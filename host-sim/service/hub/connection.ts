@@ -10,7 +10,7 @@ import { isAgentError } from '../../../src/errors.js';
 import { encodeRecord, RecordDecoder } from '../../../src/signalr/record-codec.js';
 import { HubMessageType as T } from '../../../src/wire.js';
 import type { Principal } from '../auth.js';
-import type { HubFaults } from './faults.js';
+import { FaultyOutput, type HubFaults } from './faults.js';
 import { checkHandshake, close, completion, HubErrors, invocation, parseMessage, ping } from './protocol.js';
 
 export type ConnectionState = 'handshake' | 'open' | 'closed';
@@ -31,7 +31,7 @@ export class HubConnection {
   private readonly decoder: RecordDecoder;
   private readonly pingTimer: NodeJS.Timeout;
   private readonly timeoutTimer: NodeJS.Timeout;
-  private batch: string[] = [];
+  private readonly output: FaultyOutput;
 
   constructor(
     private readonly ws: WebSocket,
@@ -40,6 +40,7 @@ export class HubConnection {
     private readonly o: ConnectionOptions,
   ) {
     this.decoder = new RecordDecoder(o.maxMessageBytes);
+    this.output = new FaultyOutput(ws, o.faults);
     this.pingTimer = setInterval(() => this.keepAlive(), o.pingIntervalMs);
     this.timeoutTimer = setTimeout(() => this.timedOut(), o.clientTimeoutMs);
     ws.on('message', (data, isBinary) =>
@@ -138,50 +139,11 @@ export class HubConnection {
     }
   }
 
-  // ---- Outgoing, through the fault switches (read at the moment of each send).
-
   private send(record: string): void {
-    if (this.o.faults.silent || this.ws.readyState !== this.ws.OPEN) return;
-    if (this.o.faults.batchRecords) {
-      if (this.batch.length === 0) setImmediate(() => this.flush());
-      this.batch.push(record);
-      return;
-    }
-    this.message(record);
+    this.output.send(record);
   }
 
   private flush(): void {
-    if (this.batch.length === 0) return;
-    const text = this.batch.join('');
-    this.batch = [];
-    if (this.ws.readyState === this.ws.OPEN) this.message(text);
+    this.output.flush();
   }
-
-  private message(text: string): void {
-    if (this.o.faults.splitRecords && text.length > 1) {
-      const at = splitPoint(text, text.length >> 1);
-      this.frames(text.slice(0, at));
-      this.frames(text.slice(at));
-    } else this.frames(text);
-  }
-
-  private frames(text: string): void {
-    if (!this.o.faults.fragmentFrames || text.length < 2) {
-      this.ws.send(text);
-      return;
-    }
-    const pieces = Math.min(3, text.length);
-    let start = 0;
-    for (let i = 1; i <= pieces; i++) {
-      const end = i === pieces ? text.length : splitPoint(text, Math.round((text.length * i) / pieces));
-      this.ws.send(text.slice(start, end), { fin: i === pieces });
-      start = end;
-    }
-  }
-}
-
-/** An index near `at` that does not cut a UTF-16 surrogate pair. */
-function splitPoint(text: string, at: number): number {
-  const c = text.charCodeAt(at - 1);
-  return c >= 0xd800 && c <= 0xdbff ? at + 1 : at;
 }

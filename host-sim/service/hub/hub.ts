@@ -26,6 +26,7 @@ export interface HubOptions {
   clientTimeoutMs: number;
   maxMessageBytes: number;
   connectionTokenTtlMs: number;
+  maxConnections: number;
 }
 
 /** Test controls of the hub (see `HubControl` in index.ts). */
@@ -35,6 +36,8 @@ export class PropertiesHub implements Notifier {
   private readonly tokens: ConnectionTokens;
   private readonly wss: WebSocketServer;
   private nextId = 0;
+  /** Upgrades refused because `maxConnections` were open. */
+  refusedFull = 0;
 
   constructor(
     private readonly s: ServiceContext,
@@ -91,6 +94,10 @@ export class PropertiesHub implements Notifier {
     try {
       if (url.pathname !== Paths.hub) throw reject(404, `no hub at ${url.pathname}`);
       if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
+      if (this.connections.size >= this.o.maxConnections) {
+        this.refusedFull++;
+        throw reject(503, `hub full: ${this.o.maxConnections} connections`);
+      }
       const principal = this.s.tokens.authenticate(req, url.searchParams.get('access_token'));
       const id = url.searchParams.get('id');
       const outcome = id === null ? 'unknown' : this.tokens.redeem(id, principal.token);
@@ -148,6 +155,7 @@ const reasons: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  503: 'Service Unavailable',
 };
 
 function reject(status: number, text: string): AgentError {

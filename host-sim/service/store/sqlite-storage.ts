@@ -5,7 +5,7 @@
  * through a one-letter tag: n number, s string, b boolean, j object, e error.
  */
 import Database from 'better-sqlite3';
-import type { Point, Series, Storage, StoredValue } from './storage.js';
+import type { Point, Series, Storage, StoredValue, WindowStats } from './storage.js';
 
 type Row = [name: string, ts: number, tag: string, v: number | string];
 
@@ -36,6 +36,7 @@ class SqliteSeries implements Series {
   private readonly selectLatestNamed: Database.Statement;
   private readonly selectNewest: Database.Statement;
   private readonly selectNames: Database.Statement;
+  private readonly selectWindows: Database.Statement;
   private readonly writeAll: (points: readonly Point[]) => void;
 
   constructor(db: Database.Database, table: string) {
@@ -64,6 +65,16 @@ class SqliteSeries implements Series {
       .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? ORDER BY ts DESC LIMIT ?`)
       .raw();
     this.selectNames = db.prepare(`SELECT name FROM ${last} WHERE device = ? ORDER BY name`).pluck();
+    // Integer division floors for ts >= 0; the newest row of each window is joined back for `last`.
+    this.selectWindows = db
+      .prepare(
+        `SELECT g.win, g.n, g.nn, g.mean, g.mn, g.mx, s.name, s.ts, s.tag, s.v FROM (
+           SELECT CAST(ts / :w AS INTEGER) AS win, COUNT(*) AS n, SUM(tag = 'n') AS nn, AVG(v) AS mean, MIN(v) AS mn, MAX(v) AS mx,
+                  MAX(ts) AS lastTs
+           FROM ${table} WHERE device = :device AND name = :name AND ts >= :start AND ts < :stop GROUP BY win
+         ) AS g JOIN ${table} AS s ON s.device = :device AND s.name = :name AND s.ts = g.lastTs ORDER BY g.win`,
+      )
+      .raw();
     this.writeAll = db.transaction((points: readonly Point[]) => {
       for (const p of points) {
         const [tag, v] = encode(p);
@@ -96,6 +107,27 @@ class SqliteSeries implements Series {
 
   names(device: string): string[] {
     return this.selectNames.all(device) as string[];
+  }
+
+  windowStats(device: string, name: string, startMs: number, stopMs: number, windowMs: number): WindowStats[] {
+    const rows = this.selectWindows.all({ w: windowMs, device, name, start: startMs, stop: stopMs }) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      ...Row,
+    ][];
+    return rows.map(([index, count, numeric, mean, min, max, ...last]) => ({
+      index,
+      count,
+      numeric,
+      mean,
+      min,
+      max,
+      last: decode(device, last),
+    }));
   }
 }
 

@@ -34,6 +34,25 @@ export interface Series {
   newest(device: string, name: string, count: number): Point[];
   /** The names stored for a device (from the latest-value table). */
   names(device: string): string[];
+  /**
+   * Per-window statistics of one series over [startMs, stopMs) with windows of
+   * `windowMs` aligned to the epoch, computed by the database (startMs >= 0).
+   */
+  windowStats(device: string, name: string, startMs: number, stopMs: number, windowMs: number): WindowStats[];
+}
+
+/** One window of `Series.windowStats`; min/max/mean are meaningful only when `numeric === count`. */
+export interface WindowStats {
+  /** Window index: floor(ts / windowMs). */
+  index: number;
+  count: number;
+  /** Points holding a number (not an error, string, boolean or object). */
+  numeric: number;
+  mean: number;
+  min: number;
+  max: number;
+  /** The newest point of the window. */
+  last: Point;
 }
 
 export interface Storage {

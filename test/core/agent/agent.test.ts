@@ -147,3 +147,20 @@ describe('agent: configuration and reporting', () => {
     w.agent.stop();
   });
 });
+
+describe('agent: first boot without the service', () => {
+  it('retries the configuration with backoff and starts sampling once the service answers', async () => {
+    const w = world({ channels: [ch('door', 'digitalInput', { pin: 4, transmitEvents: [{ type: 'change' }] })] });
+    w.http.offline = true;
+    await w.agent.start();
+    assert.deepEqual(w.agent.channelKeys, []);
+    assert.equal(w.logger.find('warn', 'configuration not read').length, 1);
+    await w.clock.advanceAsync(2500); // retries at +1000 and +2000 (fixedRetry) fail
+    w.http.offline = false;
+    await w.clock.advanceAsync(3000); // the next retry (+3000) succeeds
+    assert.deepEqual(w.agent.channelKeys, ['door']);
+    await w.clock.advanceAsync(1500);
+    assert.equal(w.http.statesOf('door.reported').length, 1);
+    w.agent.stop();
+  });
+});

@@ -128,3 +128,27 @@ describe('agent: offline outbox', () => {
     v.agent.stop();
   });
 });
+
+describe('agent: a failing store', () => {
+  it('keeps sampling and delivering when the store refuses writes, counting what it lost', async () => {
+    const w = world({ channels: [counter(1)] });
+    await w.agent.start();
+    w.store.failWrites = true;
+    w.http.offline = true;
+    for (let i = 1; i <= 15; i++) {
+      w.pins.analog.set(1, i);
+      await w.clock.advanceAsync(100);
+    }
+    await w.clock.advanceAsync(1000);
+    assert.ok(w.agent.counters.lostToStore > 0);
+    assert.ok(w.agent.counters.dropped >= w.agent.counters.lostToStore);
+    assert.equal(w.logger.find('error', 'batch not stored').length > 0, true);
+    w.store.failWrites = false;
+    w.http.offline = false;
+    const sampled = w.agent.counters.sampled;
+    await w.clock.advanceAsync(3000);
+    assert.ok(w.agent.counters.sampled > sampled, 'still sampling');
+    assert.ok(w.http.states.length > 0, 'delivering again');
+    w.agent.stop();
+  });
+});

@@ -2,8 +2,8 @@ import type { DataLayout, DataType } from '../../../src/config/model.js';
 import { DataTypeBits } from '../../../src/config/model.js';
 import { decodeData } from '../../../src/codec/data.js';
 import { encodeData } from '../../../src/codec/encode.js';
-import { isFailure } from '../../../src/codec/failure.js';
-import { rawRangeOf } from '../../../src/codec/raw-range.js';
+import { isFailure } from '../../../src/codec/data.js';
+import { rawRangeOf } from '../../../src/codec/encode.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 

@@ -1,4 +1,4 @@
-import { crc16, crcOk } from '../../../src/modbus/crc16.js';
+import { crc16, crcOk } from '../../../src/modbus/rtu-line.js';
 import {
   checkResponse,
   encodeRequest,
@@ -6,7 +6,7 @@ import {
   type ModbusRequest,
 } from '../../../src/modbus/frames.js';
 import { exceptionErrno } from '../../../src/modbus/outcome.js';
-import { bitsPerCharacter, silentIntervalMs } from '../../../src/modbus/timing.js';
+import { bitsPerCharacter, silentIntervalMs } from '../../../src/modbus/rtu-line.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 

@@ -1,5 +1,5 @@
 import { Errno } from '../../../src/errno.js';
-import { crc16 } from '../../../src/modbus/crc16.js';
+import { crc16 } from '../../../src/modbus/rtu-line.js';
 import { ModbusMaster, type ModbusResult } from '../../../src/modbus/master.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';

@@ -1,7 +1,9 @@
 /**
- * The demo fixture's product configuration (host-sim/service/fixtures/demo.json)
- * and the demo register map, for the Node-side bus tests.
+ * Shared set-up of the Node-side bus tests: the demo fixture's product
+ * configuration (host-sim/service/fixtures/demo.json), the demo register map,
+ * and a pseudo-terminal pair from socat.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,4 +26,23 @@ export function demoConfig(): ChannelConfig {
 /** A fresh copy of host-sim/modbus/demo-map.json. */
 export function demoRegisterMap(): RegisterMap {
   return parseRegisterMap(JSON.parse(readFileSync(join(repoRoot, 'host-sim/modbus/demo-map.json'), 'utf8')));
+}
+
+/** Starts socat and resolves with the two pty paths it reports. */
+export function ptyPair(): Promise<{ socat: ChildProcess; a: string; b: string }> {
+  return new Promise((resolve, reject) => {
+    const socat = spawn('socat', ['-d', '-d', 'pty,raw,echo=0', 'pty,raw,echo=0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const paths: string[] = [];
+    let text = '';
+    socat.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      for (const m of text.matchAll(/PTY is (\S+)/g)) if (m[1] !== undefined && !paths.includes(m[1])) paths.push(m[1]);
+      if (/starting data transfer loop/.test(text) && paths.length === 2)
+        resolve({ socat, a: paths[0] ?? '', b: paths[1] ?? '' });
+    });
+    socat.once('error', reject);
+    socat.once('exit', (code) => reject(new Error(`socat exited (${String(code)}): ${text}`)));
+  });
 }

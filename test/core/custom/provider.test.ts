@@ -1,0 +1,72 @@
+/** Custom channels: the application publishes values; writable channels take desired values. */
+import type { CustomChannel } from '../../../src/config/model.js';
+import { CustomChannels, fitsCustomType } from '../../../src/custom/provider.js';
+import { Errno } from '../../../src/errno.js';
+import { FakeLogger } from '../../fakes/fake-logger.js';
+import { assert } from '../../support/assert.js';
+
+function custom(key: string, customType: CustomChannel['customType'], readOnly: boolean): CustomChannel {
+  return {
+    uid: key,
+    key,
+    name: key,
+    type: 'custom',
+    customType,
+    readOnly,
+    scaleGain: 1,
+    scaleOffset: 0,
+    scanIntervalMs: 1000,
+    visible: true,
+    transmitEvents: [],
+  };
+}
+
+describe('custom channels', () => {
+  it('checks values against customType', () => {
+    assert.equal(fitsCustomType(custom('a', 'boolean', true), true), true);
+    assert.equal(fitsCustomType(custom('a', 'boolean', true), 1), false);
+    assert.equal(fitsCustomType(custom('a', 'number', true), 3), true);
+    assert.equal(fitsCustomType(custom('a', 'number', true), 3.5), false);
+    assert.equal(fitsCustomType(custom('a', 'decimal', true), 3.5), true);
+    assert.equal(fitsCustomType(custom('a', 'decimal', true), '3.5'), false);
+  });
+
+  it('samples nothing until published, then the latest value; keeps values published before the channel exists', () => {
+    const logger = new FakeLogger();
+    const provider = new CustomChannels(logger);
+    provider.publish('uptime', 5); // configuration not read yet
+    const uptime = provider.create(custom('uptime', 'decimal', true));
+    assert.deepEqual(uptime.sample(), { ok: true, value: 5 });
+    provider.publish('uptime', 6.5);
+    assert.deepEqual(uptime.sample(), { ok: true, value: 6.5 });
+    const fresh = provider.create(custom('note', 'number', false));
+    assert.equal(fresh.sample(), undefined);
+  });
+
+  it('applies desired values on writable channels, tells the application, and survives a throwing listener', () => {
+    const logger = new FakeLogger();
+    const provider = new CustomChannels(logger);
+    const heard: unknown[] = [];
+    provider.onDesired(() => {
+      throw new Error('application bug');
+    });
+    provider.onDesired((key, value) => heard.push([key, value]));
+    const note = provider.create(custom('note', 'number', false));
+    const fixed = provider.create(custom('fixed', 'number', true));
+    assert.deepEqual(note.applyDesired?.(42), { ok: true, value: 42 });
+    assert.deepEqual(note.sample(), { ok: true, value: 42 });
+    assert.deepEqual(note.applyDesired?.('x'), { ok: false, errno: Errno.EINVAL });
+    assert.deepEqual(fixed.applyDesired?.(1), { ok: false, errno: Errno.EROFS });
+    assert.deepEqual(heard, [['note', 42]]);
+    assert.equal(logger.find('error', 'listener threw').length, 1);
+  });
+});
+
+describe('custom channels: bounds', () => {
+  it('refuses values for more unknown channels than it keeps before the configuration', () => {
+    const provider = new CustomChannels(new FakeLogger());
+    for (let i = 0; i < 64; i++) provider.publish(`c${i}`, i);
+    assert.throws(() => provider.publish('one-too-many', 1), 'overflow');
+    provider.publish('c0', 5); // a known early key may change
+  });
+});

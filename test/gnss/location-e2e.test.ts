@@ -1,0 +1,147 @@
+/**
+ * End to end (issue 5, "What must be shown"): a simulated route driven through
+ * the agent on the Node target (`--gnss simulated:route.json`) appears in the
+ * local service as the seven `gps.<field>.reported` states and Location
+ * measurements under metric `gps`, thinned by the channel's transmit events
+ * (demo fixture: delta 10 m, interval 30 s; scan 1 s, timeout 10 s).
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunningService } from '../../host-sim/service/index.js';
+import { Route, distanceM } from '../../host-sim/gnss/route.js';
+import { parseOptions } from '../../targets/node/options.js';
+import { startNodeAgent } from '../../targets/node/runtime.js';
+import { FileStore } from '../../targets/node/store.js';
+import { FakeClock } from '../fakes/fake-clock.js';
+import { FakeLogger } from '../fakes/fake-logger.js';
+import { adminToken, pump, readStates, startDemoService, tempDir } from '../e2e/support.js';
+
+/** About 316 m north-east at 6 m/s: 53 s of driving, then parked. */
+const ROUTE = {
+  waypoints: [
+    { lat: 59.3293, lon: 18.0686, altM: 20 },
+    { lat: 59.3317, lon: 18.0716, altM: 26 },
+  ],
+  speedMps: 6,
+  loop: false,
+};
+
+interface MeasurementRecord {
+  metric: string;
+  value: Record<string, number>;
+  timestamp: number;
+}
+
+async function readMeasurements(url: string, startSeconds: number): Promise<MeasurementRecord[]> {
+  const q = `devices=demo-001&metrics=gps&timeRangeStart=${startSeconds}`;
+  const res = await fetch(`${url}/api/v1/measurements/read?${q}`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  return ((await res.json()) as MeasurementRecord[]).sort((a, b) => a.timestamp - b.timestamp);
+}
+
+describe('e2e: a simulated GNSS route through the agent into the local service', function () {
+  this.timeout(60000);
+  let dir: ReturnType<typeof tempDir>;
+  let service: RunningService | undefined;
+
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+    dir.remove();
+  });
+
+  it('reports positions along the route as location states and Location measurements, by the transmit events', async () => {
+    const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
+    const t0 = clock.wallMs();
+    service = await startDemoService(clock, join(dir.path, 'dds.db'));
+    const routeFile = join(dir.path, 'route.json');
+    writeFileSync(routeFile, JSON.stringify(ROUTE));
+    const options = parseOptions(
+      [
+        '--service',
+        service.url,
+        '--device',
+        'demo-001',
+        '--token',
+        'device-token-demo-001',
+        '--gnss',
+        `simulated:${routeFile}`,
+      ],
+      {},
+      () => '',
+    );
+    const log = new FakeLogger();
+    const run = await startNodeAgent(options, {
+      clock,
+      logger: log,
+      store: new FileStore(join(dir.path, 'device')),
+      agent: { retry: { nextDelayMs: () => 1000 } },
+    });
+    await pump(clock, run.agent, 120_000, 250);
+    run.agent.flush();
+    await pump(clock, run.agent, 250);
+
+    const states = (await readStates(service.url, '*.reported', t0 / 1000 - 1)).filter((s) =>
+      s.channel.startsWith('gps.'),
+    );
+    const field = (f: string) => states.filter((s) => s.channel === `gps.${f}.reported`);
+    const lats = field('lat');
+    const lons = field('lon');
+    for (const f of ['lon', 'alt', 'pdop', 'hdop', 'vdop', 'sats']) {
+      assert.deepEqual(
+        field(f).map((s) => s.timestamp),
+        lats.map((s) => s.timestamp),
+        `gps.${f} reported with gps.lat`,
+      );
+    }
+    // Before the receiver's first epoch the channel may report -ETIMEDOUT once; then only positions.
+    const errors = lats.filter((s) => s.error !== undefined);
+    assert.ok(
+      errors.every((s) => s.error === -110 && s.timestamp * 1000 - t0 < 1000),
+      JSON.stringify(errors),
+    );
+    const fixes = lats
+      .filter((s) => s.value !== undefined)
+      .map((s, i) => {
+        const lon = lons.find((l) => l.timestamp === s.timestamp)?.value as number;
+        return { ms: Math.round(s.timestamp * 1000 - t0), lat: s.value as number, lon, i };
+      });
+    assert.ok(fixes.length > 0);
+
+    // Every reported position lies on the route where the vehicle was then (within one epoch).
+    const truth = new Route(ROUTE);
+    for (const p of fixes) {
+      const off = Math.min(distanceM(p, truth.at(p.ms)), distanceM(p, truth.at(Math.max(0, p.ms - 1000))));
+      assert.ok(off < 0.5, `t=${p.ms} ms: ${off.toFixed(2)} m off the route`);
+    }
+    // Driving (6 m/s, delta 10 m): a report every 2 s, 12 m apart; parked (after ~53 s): only the 30 s interval.
+    const driving = fixes.filter((p) => p.ms <= 54_000);
+    const parked = fixes.filter((p) => p.ms > 56_000);
+    assert.ok(driving.length >= 25 && driving.length <= 28, `driving: ${driving.length} reports`);
+    for (let k = 1; k < driving.length; k++) {
+      const d = distanceM(driving[k - 1]!, driving[k]!);
+      assert.ok(d >= 10 && d < 12.5, `consecutive reports ${d.toFixed(1)} m apart`);
+    }
+    assert.ok(parked.length >= 2 && parked.length <= 3, `parked: ${parked.length} reports (one every 30 s)`);
+    for (let k = 1; k < parked.length; k++) assert.equal(parked[k]!.ms - parked[k - 1]!.ms, 30_000);
+
+    // One Location measurement per reported position, with every field.
+    const measurements = await readMeasurements(service.url, t0 / 1000 - 1);
+    assert.deepEqual(
+      measurements.map((m) => Math.round(m.timestamp * 1000 - t0)),
+      fixes.map((p) => p.ms),
+    );
+    for (const m of measurements) {
+      assert.deepEqual(Object.keys(m.value).sort(), ['alt', 'hdop', 'lat', 'lon', 'pdop', 'sats', 'vdop']);
+      assert.ok(m.value['sats']! >= 4 && m.value['hdop']! > 0.4 && m.value['pdop']! >= m.value['hdop']!);
+    }
+    log.assertNoErrors();
+    run.stop();
+  });
+});
