@@ -30,6 +30,7 @@ export const CONFIG_NAMES = [
   'pwmHz',
   'batchBytes',
   'outboxBytes',
+  'modbusBus',
 ] as const;
 
 /** UART pins of one serial port. */
@@ -44,6 +45,8 @@ export interface BoardConfig {
   token: string;
   /** GNSS receiver UART: port number, baud rate, pins. */
   gnss: { port: number; baudRate: number; pins: SerialPins } | undefined;
+  /** Key of the Modbus bus (channels/list `buses`) wired to the RS-485 UART. Default `rs485`. */
+  modbusBus: string;
   /** Modbus RS-485 UART: port, pins, driver-enable (direction) pin. */
   modbus: { port: number; pins: SerialPins; directionPin: number | undefined } | undefined;
   sntpHost: string | undefined;
@@ -73,7 +76,7 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
   for (const name of CONFIG_NAMES) {
     const value = override(name) ?? base[name];
     if (value !== undefined && value !== '')
-      merged[name] = name === 'token' || name === 'deviceKey' || name === 'serviceUrl' ? value : normalize(value);
+      merged[name] = ['token', 'deviceKey', 'serviceUrl', 'modbusBus'].includes(name) ? value : normalize(value);
   }
   try {
     const gnssPort = optNumber(merged, 'gnssPort', { integer: true, min: 0 });
@@ -107,6 +110,7 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
               },
               directionPin: optNumber(merged, 'modbusDirPin', PIN),
             },
+      modbusBus: optString(merged, 'modbusBus') ?? 'rs485',
       sntpHost: optString(merged, 'sntp'),
       logLevel: logLevel as LogLevel,
       pwmHz: optNumber(merged, 'pwmHz', { integer: true, min: 1 }) ?? 1000,

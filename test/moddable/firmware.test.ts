@@ -105,7 +105,7 @@ describe('Moddable firmware (MODDABLE)', function () {
       await service?.close();
     });
 
-    it('reports the pin channels of the demo device', async () => {
+    it('reports the pin channels of the demo device and connects to the hub', async () => {
       service = await startService({ fixture: join(root, 'host-sim', 'service', 'fixtures', 'demo.json') });
       await buildFirmware(service.url);
       rmSync(simRoot, { recursive: true, force: true });
@@ -132,7 +132,8 @@ describe('Moddable firmware (MODDABLE)', function () {
             .then((r) => r.json() as Promise<Array<{ channel: string }>>)
             .then((states) => {
               const names = states.map((s) => s.channel.slice(s.channel.indexOf(':') + 1));
-              if (wanted.every((w) => names.includes(w))) resolve(names);
+              if (wanted.every((w) => names.includes(w)) && log.lines.some((l) => l.includes('hub: connected')))
+                resolve(names);
             })
             .catch(() => undefined)
             .finally(() => (busy = false));
