@@ -50,6 +50,8 @@ async function main(): Promise<void> {
       ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
       // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
       ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
+      // The demo's GNSS receiver: the simulated receiver driving its built-in route (host-sim/gnss).
+      ...['--gnss', 'simulated'],
     ],
     {},
     () => '',

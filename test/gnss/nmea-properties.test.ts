@@ -95,4 +95,17 @@ describe('gnss: parser properties (fast-check)', () => {
       { numRuns: 300 },
     );
   });
+  it("refuses a spliced line with a '*' inside even when the XOR up to its last '*' matches (found by fast-check)", () => {
+    const spliced = [
+      '$GPGSV,2,2,06,24,42,269,35,28,40,054,47*78,N,0.072,K,D*37',
+      '$GPGGA,105418.408,5050.4125,N,00420.8238,E,1,06,1.50,104.0,M,,M,,0000*TG,,T,,M,0.022,N,0.040,K,D*3C',
+    ];
+    for (const line of spliced) {
+      assert.equal(checksumPasses(line), false);
+      const run = parseInChunks(ascii(line + '\r\n'), () => 7);
+      assert.deepEqual(run.sentences, []);
+      assert.equal(run.counters.passed, 0);
+      assert.equal(run.counters.failed, 1);
+    }
+  });
 });
