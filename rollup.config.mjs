@@ -10,6 +10,7 @@ export const moddableModules = [
   'http',
   'mc/config',
   'preference',
+  'Resource',
   'securesocket',
   'sntp',
   'time',

@@ -31,6 +31,7 @@ export const CONFIG_NAMES = [
   'batchBytes',
   'outboxBytes',
   'modbusBus',
+  'caCert',
 ] as const;
 
 /** UART pins of one serial port. */
@@ -41,6 +42,12 @@ export interface SerialPins {
 
 export interface BoardConfig {
   serviceUrl: string;
+  /**
+   * Name of a DER CA certificate among the firmware's resources (e.g.
+   * `dds-ca.der`) that https/wss servers must chain to (issue 8); without it
+   * the SDK's certificate store (`ca*.der` resources) is used.
+   */
+  caCert: string | undefined;
   deviceKey: string;
   token: string;
   /** GNSS receiver UART: port number, baud rate, pins. */
@@ -76,7 +83,9 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
   for (const name of CONFIG_NAMES) {
     const value = override(name) ?? base[name];
     if (value !== undefined && value !== '')
-      merged[name] = ['token', 'deviceKey', 'serviceUrl', 'modbusBus'].includes(name) ? value : normalize(value);
+      merged[name] = ['token', 'deviceKey', 'serviceUrl', 'modbusBus', 'caCert'].includes(name)
+        ? value
+        : normalize(value);
   }
   try {
     const gnssPort = optNumber(merged, 'gnssPort', { integer: true, min: 0 });
@@ -84,8 +93,21 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
     const logLevel = optString(merged, 'logLevel') ?? 'info';
     if (!(LEVELS as readonly string[]).includes(logLevel))
       throw new AgentError('config.invalid', `logLevel: ${logLevel}`);
+    const serviceUrl = reqString(merged, 'serviceUrl').replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(serviceUrl))
+      throw new AgentError(
+        'config.invalid',
+        `serviceUrl: expected http://host[:port] or https://..., got "${serviceUrl}"`,
+      );
+    const caCert = optString(merged, 'caCert');
+    if (caCert !== undefined && !/^[\w.-]+\.der$/.test(caCert))
+      throw new AgentError(
+        'config.invalid',
+        `caCert: expected the name of a DER resource such as dds-ca.der, got "${caCert}"`,
+      );
     return {
-      serviceUrl: reqString(merged, 'serviceUrl').replace(/\/+$/, ''),
+      serviceUrl,
+      caCert,
       deviceKey: reqString(merged, 'deviceKey'),
       token: reqString(merged, 'token'),
       gnss:

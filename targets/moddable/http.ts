@@ -20,6 +20,8 @@ export class ModdableHttp implements HttpTransport {
   constructor(
     private readonly clock: Clock,
     private readonly timeoutMs = 30_000,
+    /** SecureSocket's `secure` dictionary for https (ports.ts `secureOptions`). */
+    private readonly secure: Record<string, unknown> = { protocolVersion: 0x303 },
   ) {}
 
   request(req: HttpRequest): Promise<HttpResponse> {
@@ -51,7 +53,7 @@ export class ModdableHttp implements HttpTransport {
       }
       if (parts.secure) {
         options.Socket = SecureSocket;
-        options.secure = { protocolVersion: 0x303 };
+        options.secure = this.secure;
       }
       const response = { status: 0, headers: {} as Record<string, string>, body: '' };
       let settled = false;

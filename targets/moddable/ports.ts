@@ -3,6 +3,7 @@
  * place where Moddable modules meet the core's interfaces (STYLE.md practice 3).
  */
 import Preference from 'preference';
+import Resource from 'Resource';
 import type { Clock, HttpTransport, KeyValueStore, Logger, Pins, Serial, WebSocketFactory } from '../../src/ports.js';
 import { ModdableClock } from './clock.js';
 import type { BoardConfig } from './config.js';
@@ -41,8 +42,20 @@ const blobPreference: PreferenceApi = {
   keys: (domain) => Preference.keys(domain),
 };
 
+/**
+ * The `secure` dictionary of every SecureSocket (issue 8): TLS 1.2 at least, and
+ * the board's CA certificate (a DER resource named by `caCert`) when given;
+ * otherwise the SDK's certificate store (the manifest's `ca*.der` resources).
+ */
+export function secureOptions(board: BoardConfig): Record<string, unknown> {
+  return board.caCert === undefined
+    ? { protocolVersion: 0x303 }
+    : { protocolVersion: 0x303, certificate: new Resource(board.caCert) };
+}
+
 export function buildPorts(board: BoardConfig): ModdablePorts {
   const clock = new ModdableClock();
+  const secure = secureOptions(board);
   const io = boardIo();
   const serialPins: Record<string, SerialPins> = {};
   if (board.gnss !== undefined) serialPins[String(board.gnss.port)] = board.gnss.pins;
@@ -52,8 +65,8 @@ export function buildPorts(board: BoardConfig): ModdablePorts {
     logger: new TraceLogger(board.logLevel),
     pins: new ModdablePins(io, board.pwmHz),
     serial: new ModdableSerial(io, clock, serialPins),
-    http: new ModdableHttp(clock),
-    webSockets: new ModdableWebSockets(),
+    http: new ModdableHttp(clock, undefined, secure),
+    webSockets: new ModdableWebSockets(undefined, secure),
     store: new PreferenceStore(blobPreference, STORE_DOMAIN),
   };
 }

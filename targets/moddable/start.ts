@@ -59,6 +59,7 @@ export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAge
     onReport: (key, sample) =>
       logger.log('debug', 'reported', sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno }),
   });
+  let previous: string | undefined;
   const hub = new HubClient({
     baseUrl: board.serviceUrl,
     accessToken: () => board.token,
@@ -66,6 +67,12 @@ export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAge
     sockets: ports.webSockets,
     clock: ports.clock,
     logger,
+    // Connection tokens are secrets too (issue 8); only the current one is kept, they are single-use.
+    onSecrets: (secrets) => {
+      if (previous !== undefined) logger.removeSecret(previous);
+      logger.addSecret(secrets.connectionToken);
+      previous = secrets.connectionToken;
+    },
   });
   agent
     .start()

@@ -29,7 +29,11 @@ const RECEIVE = 3;
 const DISCONNECT = 4;
 
 export class ModdableWebSockets implements WebSocketFactory {
-  constructor(private readonly maxMessageBytes = 16_384) {}
+  constructor(
+    private readonly maxMessageBytes = 16_384,
+    /** SecureSocket's `secure` dictionary for wss (ports.ts `secureOptions`). */
+    private readonly secure: Record<string, unknown> = { protocolVersion: 0x303 },
+  ) {}
 
   connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
     const parts = splitUrl(url);
@@ -38,7 +42,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     const options: Record<string, unknown> = { host: parts.host, port: parts.port, path: parts.path, headers: flat };
     if (parts.secure) {
       options.Socket = SecureSocket;
-      options.secure = { protocolVersion: 0x303 };
+      options.secure = this.secure;
     }
     let closed = false;
     let client: Client | undefined;
