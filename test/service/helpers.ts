@@ -5,6 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoFixturePath } from '../../host-sim/service/fixture.js';
 import {
   loadFixture,
   startService,
@@ -15,7 +16,7 @@ import {
 
 /** The source tree root (tests run from build/test/service). */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const demoFixturePath = join(repoRoot, 'host-sim', 'service', 'fixtures', 'demo.json');
+export { demoFixturePath };
 export const demo = {
   product: '6f1c2a34-0d8e-4b7a-9c51-2e3f4a5b6c01',
   location: '9c4d5e6f-3041-4c7d-8e8f-000000000d01',

@@ -8,9 +8,9 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Agent, AgentOptions } from '../../../src/agent/agent.js';
+import { demoFixturePath } from '../../../host-sim/service/fixture.js';
 import { startService, type RunningService } from '../../../host-sim/service/index.js';
 import { parseOptions } from '../../../targets/node/options.js';
 import { startNodeAgent, type NodeAgentRuntime } from '../../../targets/node/runtime.js';
@@ -18,9 +18,7 @@ import { FileStore } from '../../../targets/node/store.js';
 import type { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 
-/** The source tree root (this file runs from build/test/e2e/support). */
-export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-export const demoFixture = join(repoRoot, 'host-sim', 'service', 'fixtures', 'demo.json');
+export { demoFixturePath as demoFixture } from '../../../host-sim/service/fixture.js';
 export const adminToken = 'admin-token-demo';
 
 /** A fresh scratch directory under the OS temp directory. */
@@ -83,7 +81,7 @@ export function useE2eHarness(): E2eHarness {
     startService: async (clock, port = 0) => {
       const dbPath = join(path(), 'dds.db');
       const now = clock === undefined ? {} : { now: () => clock.wallMs() };
-      service = await startService({ fixture: demoFixture, port, host: '127.0.0.1', dbPath, ...now });
+      service = await startService({ fixture: demoFixturePath, port, host: '127.0.0.1', dbPath, ...now });
       return service;
     },
     stopService,
