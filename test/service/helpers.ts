@@ -3,6 +3,7 @@
  * demo fixture and a controllable clock, and small HTTP helpers that return
  * status, headers and parsed JSON.
  */
+import { strict as assert } from 'node:assert';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoFixturePath } from '../../host-sim/service/fixture.js';
@@ -85,6 +86,73 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
           body: typeof body === 'string' ? body : JSON.stringify(body),
         }),
       ),
+  };
+}
+
+/** Hub timings that never fire during a test (the hub tests drive pings themselves). */
+export const quietHub: Partial<ServiceOptions> = { hub: { pingIntervalMs: 60_000, clientTimeoutMs: 60_000 } };
+
+export interface UseTestServiceHooks {
+  /** One service for the whole suite (before/after) instead of one per test. Default false. */
+  once?: boolean;
+  /** Runs before the service closes (e.g. terminates the test's own sockets). */
+  beforeClose?(): void;
+}
+
+/**
+ * Registers the hooks that start a service for each test of the calling suite
+ * (or once, see `hooks.once`) and close it afterwards; the returned object
+ * delegates to the service of the moment.
+ */
+export function useTestService(
+  options: Partial<ServiceOptions> | (() => Partial<ServiceOptions>) = {},
+  hooks: UseTestServiceHooks = {},
+): TestService & { restart(options: Partial<ServiceOptions>): Promise<void> } {
+  let current: TestService | undefined;
+  const now = (): TestService => {
+    if (current === undefined) throw new Error('test service: used outside a test');
+    return current;
+  };
+  (hooks.once === true ? before : beforeEach)(async () => {
+    current = await startTestService(typeof options === 'function' ? options() : options);
+  });
+  (hooks.once === true ? after : afterEach)(async () => {
+    hooks.beforeClose?.();
+    const t = now();
+    current = undefined;
+    await t.service.close();
+  });
+  return {
+    get service() {
+      return now().service;
+    },
+    get clock() {
+      return now().clock;
+    },
+    get: (path, token) => now().get(path, token),
+    post: (path, body, token) => now().post(path, body, token),
+    /** Closes the service of the moment and starts another with `options` (this test only). */
+    restart: async (next) => {
+      await now().service.close();
+      current = await startTestService(next);
+    },
+  };
+}
+
+type Obj = Record<string, unknown>;
+
+/** `states/write` (answers the status) and `states/<query>` reads (asserts 200) against `t`. */
+export function stateApi(t: TestService): {
+  write(states: Obj[], device?: string): Promise<number>;
+  read(query: string): Promise<Obj[]>;
+} {
+  return {
+    write: async (states, device = 'demo-001') => (await t.post('/api/v1/states/write', { device, states })).status,
+    read: async (query) => {
+      const r = await t.get(`/api/v1/states/${query}`);
+      assert.equal(r.status, 200, r.text);
+      return r.json as Obj[];
+    },
   };
 }
 
