@@ -17,17 +17,16 @@ export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RS;
 }
 
-/** UTF-8 length of a string, without TextEncoder (absent on XS). */
+/**
+ * UTF-8 length of a string, without TextEncoder (absent on XS). Iterates by code
+ * point: on XS `charCodeAt(i)` costs O(i) on non-ASCII strings (no position
+ * cache in device builds), which made an indexed loop quadratic there.
+ */
 export function utf8Length(text: string): number {
   let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
+  for (const ch of text) {
+    const c = ch.codePointAt(0) ?? 0;
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
   }
   return bytes;
 }

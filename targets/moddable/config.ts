@@ -28,6 +28,9 @@ export const CONFIG_NAMES = [
   'sntp',
   'logLevel',
   'pwmHz',
+  'batchBytes',
+  'outboxBytes',
+  'modbusBus',
 ] as const;
 
 /** UART pins of one serial port. */
@@ -42,11 +45,20 @@ export interface BoardConfig {
   token: string;
   /** GNSS receiver UART: port number, baud rate, pins. */
   gnss: { port: number; baudRate: number; pins: SerialPins } | undefined;
+  /** Key of the Modbus bus (channels/list `buses`) wired to the RS-485 UART. Default `rs485`. */
+  modbusBus: string;
   /** Modbus RS-485 UART: port, pins, driver-enable (direction) pin. */
   modbus: { port: number; pins: SerialPins; directionPin: number | undefined } | undefined;
   sntpHost: string | undefined;
   logLevel: LogLevel;
   pwmHz: number;
+  /**
+   * Largest batch (JSON bytes), so that one outbox entry fits one preference
+   * value. Default 4096.
+   */
+  batchBytes: number;
+  /** Outbox bound in bytes; default 12288: what the ESP32's default 24 KiB NVS partition can hold. */
+  outboxBytes: number;
 }
 
 const PIN = { integer: true, min: 0, max: 63 } as const;
@@ -64,7 +76,7 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
   for (const name of CONFIG_NAMES) {
     const value = override(name) ?? base[name];
     if (value !== undefined && value !== '')
-      merged[name] = name === 'token' || name === 'deviceKey' || name === 'serviceUrl' ? value : normalize(value);
+      merged[name] = ['token', 'deviceKey', 'serviceUrl', 'modbusBus'].includes(name) ? value : normalize(value);
   }
   try {
     const gnssPort = optNumber(merged, 'gnssPort', { integer: true, min: 0 });
@@ -98,9 +110,12 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
               },
               directionPin: optNumber(merged, 'modbusDirPin', PIN),
             },
+      modbusBus: optString(merged, 'modbusBus') ?? 'rs485',
       sntpHost: optString(merged, 'sntp'),
       logLevel: logLevel as LogLevel,
       pwmHz: optNumber(merged, 'pwmHz', { integer: true, min: 1 }) ?? 1000,
+      batchBytes: optNumber(merged, 'batchBytes', { integer: true, min: 256, max: 65536 }) ?? 4096,
+      outboxBytes: optNumber(merged, 'outboxBytes', { integer: true, min: 1024 }) ?? 12288,
     };
   } catch (e) {
     if (e instanceof AgentError && e.code === 'wire.invalid') {

@@ -2,9 +2,12 @@
  * The HttpTransport port on Moddable, over the SDK's `http` Request (and
  * `securesocket` for https).
  *
- * Two details of that module are handled here: it computes Content-Length from
- * a string body's length in characters, so the body is sent as UTF-8 bytes
- * (`ArrayBuffer.fromString`); and it has no timeout, so a request that gets no
+ * Three details of that module are handled here. A whole body is written to the
+ * socket at once and throws "can't write all data" (an uncaught exception that
+ * aborts the machine) when it exceeds the socket's free space, so the body is
+ * streamed through `requestFragment` in pieces the socket can take. Its
+ * Content-Length would count characters, so the body is UTF-8 bytes with an
+ * explicit Content-Length. It has no timeout, so a request that gets no
  * complete answer within `timeoutMs` is closed and rejected with `timeout`.
  */
 import { Request } from 'http';
@@ -39,7 +42,13 @@ export class ModdableHttp implements HttpTransport {
         headers,
         response: String,
       };
-      if (req.body !== undefined) options.body = ArrayBuffer.fromString(req.body);
+      let body: ArrayBuffer | undefined;
+      let sent = 0;
+      if (req.body !== undefined) {
+        body = ArrayBuffer.fromString(req.body);
+        headers.push('Content-Length', String(body.byteLength));
+        options.body = true;
+      }
       if (parts.secure) {
         options.Socket = SecureSocket;
         options.secure = { protocolVersion: 0x303 };
@@ -65,6 +74,13 @@ export class ModdableHttp implements HttpTransport {
         return;
       }
       request.callback = (message: number, value?: unknown, extra?: unknown) => {
+        if (message === Request.requestFragment) {
+          if (body === undefined || sent >= body.byteLength) return undefined;
+          const size = Math.min(Number(value), body.byteLength - sent);
+          const piece = body.slice(sent, sent + size);
+          sent += size;
+          return piece;
+        }
         if (message === Request.status) response.status = Number(value);
         else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
         else if (message === Request.responseComplete) {

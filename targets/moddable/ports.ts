@@ -11,7 +11,7 @@ import { boardIo, type SerialPins } from './io.js';
 import { TraceLogger } from './logger.js';
 import { ModdablePins } from './pins.js';
 import { ModdableSerial } from './serial.js';
-import { PreferenceStore } from './store.js';
+import { PreferenceStore, type PreferenceApi } from './store.js';
 import { ModdableWebSockets } from './websocket.js';
 
 export interface ModdablePorts {
@@ -27,6 +27,20 @@ export interface ModdablePorts {
 /** NVS domain of the agent's own records (configuration cache, outbox). */
 export const STORE_DOMAIN = 'agent';
 
+/**
+ * `preference` with values stored as blobs: NVS strings stop near 4000 bytes,
+ * and the cached channel configuration alone is larger (5 KB for the demo).
+ */
+const blobPreference: PreferenceApi = {
+  set: (domain, key, value) => Preference.set(domain, key, ArrayBuffer.fromString(value)),
+  get(domain, key) {
+    const value = Preference.get(domain, key);
+    return value instanceof ArrayBuffer ? String.fromArrayBuffer(value) : value;
+  },
+  delete: (domain, key) => Preference.delete(domain, key),
+  keys: (domain) => Preference.keys(domain),
+};
+
 export function buildPorts(board: BoardConfig): ModdablePorts {
   const clock = new ModdableClock();
   const io = boardIo();
@@ -40,6 +54,6 @@ export function buildPorts(board: BoardConfig): ModdablePorts {
     serial: new ModdableSerial(io, clock, serialPins),
     http: new ModdableHttp(clock),
     webSockets: new ModdableWebSockets(),
-    store: new PreferenceStore(Preference, STORE_DOMAIN),
+    store: new PreferenceStore(blobPreference, STORE_DOMAIN),
   };
 }

@@ -1,12 +1,21 @@
 /**
  * Starts the agent core on the Moddable ports: pin channels through the board's
- * ECMA-419 pins, custom values through the application API. GNSS, Modbus/CAN
- * and the hub client join here as their providers land (see README, moddable).
+ * ECMA-419 pins, custom values through the application API, the GNSS receiver
+ * and the Modbus RS-485 line on the UARTs the board configuration names, and the
+ * hub client (desired values, properties) over the `websocket` module.
+ * CAN channels have no provider here: ECMA-419 has no CAN class and the SDK no
+ * TWAI module, so they report -EOPNOTSUPP (decisions 4), and the agent says so.
  */
 import { Agent } from '../../src/agent/agent.js';
+import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { toAgentError } from '../../src/errors.js';
+import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
+import { RedactingLogger } from '../../src/log/redact.js';
+import { ModbusProvider } from '../../src/modbus/provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
+import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { HubClient } from '../../src/signalr/hub-client.js';
 import type { BoardConfig } from './config.js';
 import type { ModdablePorts } from './ports.js';
 
@@ -16,24 +25,55 @@ export interface RunningAgent {
   custom: CustomChannels;
 }
 
+function providers(board: BoardConfig, ports: ModdablePorts, custom: CustomChannels): ChannelDriverProvider[] {
+  const { clock, logger, serial } = ports;
+  const list: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), custom];
+  if (board.gnss !== undefined) {
+    const port = { port: board.gnss.port, baudRate: board.gnss.baudRate };
+    list.push(new GnssLocationProvider({ serial, port, clock, logger }));
+  }
+  if (board.modbus !== undefined) {
+    const wiring =
+      board.modbus.directionPin === undefined
+        ? { port: board.modbus.port }
+        : { port: board.modbus.port, directionPin: board.modbus.directionPin };
+    list.push(new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: wiring } }));
+  }
+  return list;
+}
+
 export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAgent {
-  const custom = new CustomChannels(ports.logger);
+  const logger = new RedactingLogger(ports.logger);
+  logger.addSecret(board.token);
+  const custom = new CustomChannels(logger);
   const agent = new Agent({
     clock: ports.clock,
     http: ports.http,
     store: ports.store,
-    logger: ports.logger,
+    logger,
     service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
-    providers: [new PinChannelProvider(ports.pins), custom],
+    providers: providers(board, { ...ports, logger }, custom),
+    // Bounds that fit the preference store (store.ts): a batch per value, the outbox in NVS.
+    batch: { maxBytes: board.batchBytes },
+    outbox: { maxBytes: board.outboxBytes },
     onReport: (key, sample) =>
-      ports.logger.log(
-        'debug',
-        'reported',
-        sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno },
-      ),
+      logger.log('debug', 'reported', sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno }),
+  });
+  const hub = new HubClient({
+    baseUrl: board.serviceUrl,
+    accessToken: () => board.token,
+    http: ports.http,
+    sockets: ports.webSockets,
+    clock: ports.clock,
+    logger,
   });
   agent
     .start()
-    .catch((e: unknown) => ports.logger.log('error', 'agent failed to start', { reason: toAgentError(e).message }));
+    .then(() => {
+      // The hub glue of issue 4: Notify -> applyDesired, properties, resync on every (re)connect.
+      new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
+      hub.start();
+    })
+    .catch((e: unknown) => logger.log('error', 'agent failed to start', { reason: toAgentError(e).message }));
   return { agent, custom };
 }

@@ -1,15 +1,16 @@
 /**
  * The KeyValueStore port over Moddable's `preference` module.
  *
- * ESP32 NVS limits keys (and domains) to 15 characters and string values to
- * about 4000 bytes. The core's keys are longer, so each is stored under a short
- * hashed slot name, with the full key written in front of the value; `keys`
- * reads them back from there. Colliding keys probe the next slot. A value over
- * `maxValueBytes` is refused with `too-large` (never truncated).
+ * ESP32 NVS limits keys (and domains) to 15 characters, string values to
+ * about 4000 bytes and the whole partition to 24 KiB by default; ports.ts stores
+ * values as blobs (ArrayBuffer) to pass the string limit. The core's keys are
+ * longer, so each is stored under a short hashed slot name, with the full key
+ * written in front of the value; `keys` reads them back from there. Colliding
+ * keys probe the next slot. A value over `maxValueBytes` is refused with
+ * `too-large` (never truncated).
  */
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
-import { utf8Length } from '../../src/signalr/record-codec.js';
 
 /** What this store needs of `preference` (its typing from @moddable/typings fits). */
 export interface PreferenceApi {
@@ -20,6 +21,20 @@ export interface PreferenceApi {
 }
 
 const SEPARATOR = '\n';
+
+/**
+ * UTF-8 size, linear on XS: indexing a string (`charCodeAt(i)`) costs O(i)
+ * there, so a `charCodeAt` loop is quadratic (a 5 KB record took ~50 ms in
+ * xsnap); the string iterator walks it once.
+ */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0) ?? 0;
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
 const MAX_PROBES = 16;
 
 /** FNV-1a, 32 bits, in base 36 (at most 7 characters). */
@@ -37,7 +52,7 @@ export class PreferenceStore implements KeyValueStore {
     private readonly preference: PreferenceApi,
     /** NVS domain, at most 15 characters. */
     private readonly domain = 'agent',
-    private readonly maxValueBytes = 3900,
+    private readonly maxValueBytes = 8000,
     /** Slot base name of a key, at most 12 characters (tests inject collisions). */
     private readonly hash: (key: string) => string = fnv1a36,
   ) {}
@@ -73,7 +88,7 @@ export class PreferenceStore implements KeyValueStore {
 
   set(key: string, value: string): void {
     const record = key + SEPARATOR + value;
-    if (utf8Length(record) > this.maxValueBytes) {
+    if (record.length > this.maxValueBytes / 3 && utf8Bytes(record) > this.maxValueBytes) {
       throw new AgentError('too-large', `store: ${key} is over ${this.maxValueBytes} bytes`);
     }
     this.preference.set(this.domain, this.slot(key).slot, record);
