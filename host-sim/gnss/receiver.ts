@@ -12,6 +12,7 @@
 import type { Clock, TimerHandle } from '../../src/ports.js';
 import { LogSource, RouteSource, type EpochSource } from './epoch-sources.js';
 import type { RouteOptions } from './route.js';
+import { seededRandom } from '../pins/signals.js';
 
 /** Seconds since `attach`, half-open: fromS <= t < toS. */
 export interface TimeWindow {
@@ -52,17 +53,6 @@ export interface SimulatedReceiverOptions {
 /** Where the receiver's bytes go (FakeSerialPort and SimulatedGnssSerial's ports have it). */
 export interface ReceiverSink {
   deliver(bytes: Uint8Array): void;
-}
-
-/** mulberry32: small, fast, deterministic. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const inWindow = (windows: readonly TimeWindow[] | undefined, s: number): boolean =>

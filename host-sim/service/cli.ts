@@ -8,24 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isAgentError } from '../../src/errors.js';
-import { loadFixture } from './fixture.js';
+import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import { startService } from './index.js';
-
-/** build/host-sim/service/cli.js -> host-sim/service/fixtures/demo.json */
-const demoFixture = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'host-sim',
-  'service',
-  'fixtures',
-  'demo.json',
-);
 
 const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE]
   --fixture  seed file (decisions.md section 7); default the demo fixture

@@ -9,10 +9,14 @@
  * Only what the service itself relies on (uid, key, aggregates) is checked.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { AgentError, isAgentError } from '../../src/errors.js';
 import { asArray, asObject, optBoolean, optEnum, reqString, type WireObject } from '../../src/config/fields.js';
 import { Aggregates, LastAggregates, PropertyNamePattern } from '../../src/wire.js';
 import type { Aggregate, LastAggregate } from '../../src/config/model.js';
+
+/** The demo fixture in the source tree (this module runs from build/host-sim/service). */
+export const demoFixturePath = fileURLToPath(new URL('../../../host-sim/service/fixtures/demo.json', import.meta.url));
 
 export type PropertyValue = boolean | number | string;
 export interface FixtureMetric {

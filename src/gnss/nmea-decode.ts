@@ -28,21 +28,31 @@ function ch(r: FieldReader, f: FieldOffsets, i: number): string {
   return ASCII[r.char(s(f, i), e(f, i)) & 0x7f] as string;
 }
 
-export function decodeGga(r: FieldReader, f: FieldOffsets, out: GgaSentence): boolean {
-  if (f.count < 10) return false;
-  out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
-  r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
+/** Fields `i` to `i + 3` (latitude, N/S, longitude, E/W) into `out`, in degrees. */
+function position(r: FieldReader, f: FieldOffsets, i: number, out: { lat: number; lon: number }): void {
+  r.angle(s(f, i), e(f, i), s(f, i + 1), e(f, i + 1), 90);
   out.lat = r.value;
-  r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
+  r.angle(s(f, i + 2), e(f, i + 2), s(f, i + 3), e(f, i + 3), 180);
   out.lon = r.value;
-  out.quality = r.integer(s(f, 6), e(f, 6));
+}
+
+/** What GGA and GNS share after the position: satellites (7), HDOP (8), altitude (9), geoid separation. */
+function fixQuality(r: FieldReader, f: FieldOffsets, geoidField: number, out: GgaSentence | GnsSentence): void {
   out.sats = r.integer(s(f, 7), e(f, 7));
   r.decimal(s(f, 8), e(f, 8));
   out.hdop = r.value;
   r.decimal(s(f, 9), e(f, 9));
   out.altM = r.value;
-  r.decimal(s(f, 11), e(f, 11));
+  r.decimal(s(f, geoidField), e(f, geoidField));
   out.geoidSepM = r.value;
+}
+
+export function decodeGga(r: FieldReader, f: FieldOffsets, out: GgaSentence): boolean {
+  if (f.count < 10) return false;
+  out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
+  position(r, f, 2, out);
+  out.quality = r.integer(s(f, 6), e(f, 6));
+  fixQuality(r, f, 11, out);
   return !r.bad;
 }
 
@@ -50,10 +60,7 @@ export function decodeRmc(r: FieldReader, f: FieldOffsets, out: RmcSentence): bo
   if (f.count < 10) return false;
   out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
   out.status = ch(r, f, 2);
-  r.angle(s(f, 3), e(f, 3), s(f, 4), e(f, 4), 90);
-  out.lat = r.value;
-  r.angle(s(f, 5), e(f, 5), s(f, 6), e(f, 6), 180);
-  out.lon = r.value;
+  position(r, f, 3, out);
   r.decimal(s(f, 7), e(f, 7));
   out.speedKnots = r.value;
   r.decimal(s(f, 8), e(f, 8));
@@ -123,10 +130,7 @@ function modeString(buf: Uint8Array, start: number, end: number, previous: strin
 export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out: GnsSentence): boolean {
   if (f.count < 10) return false;
   out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
-  r.angle(s(f, 2), e(f, 2), s(f, 3), e(f, 3), 90);
-  out.lat = r.value;
-  r.angle(s(f, 4), e(f, 4), s(f, 5), e(f, 5), 180);
-  out.lon = r.value;
+  position(r, f, 2, out);
   out.modes = modeString(buf, s(f, 6), e(f, 6), out.modes);
   let anyFix = false;
   for (let i = 0; i < out.modes.length; i++) {
@@ -135,13 +139,7 @@ export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out:
     if (c !== 0x4e) anyFix = true; // 'N': no fix
   }
   out.anyFix = anyFix;
-  out.sats = r.integer(s(f, 7), e(f, 7));
-  r.decimal(s(f, 8), e(f, 8));
-  out.hdop = r.value;
-  r.decimal(s(f, 9), e(f, 9));
-  out.altM = r.value;
-  r.decimal(s(f, 10), e(f, 10));
-  out.geoidSepM = r.value;
+  fixQuality(r, f, 10, out);
   out.navStatus = f.count > 13 ? ch(r, f, 13) : '';
   return !r.bad;
 }

@@ -11,12 +11,10 @@ import { ModbusProvider } from '../../src/modbus/provider.js';
 import { startSerialSlave, type SerialSlave } from '../../host-sim/modbus/serial-slave.js';
 import { NodeClock } from '../../targets/node/clock.js';
 import { NodeSerial } from '../../targets/node/serial.js';
-import { parseOptions } from '../../targets/node/options.js';
-import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
-import { startService, type RunningService } from '../../host-sim/service/index.js';
-import { join } from 'node:path';
+import type { NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { demoConfig, demoRegisterMap, ptyPair, repoRoot } from './support.js';
+import { useE2eHarness } from '../e2e/support/harness.js';
+import { demoConfig, demoRegisterMap, ptyPair } from './support.js';
 
 /** Real time, for real devices. */
 const realClock = new NodeClock();
@@ -27,7 +25,6 @@ describe('modbus through a real pty pair (socat)', function () {
   let slave: SerialSlave | undefined;
   let provider: ModbusProvider | undefined;
   let runtime: NodeAgentRuntime | undefined;
-  let service: RunningService | undefined;
 
   before(function () {
     if (spawnSync('socat', ['-V']).error !== undefined) {
@@ -38,11 +35,12 @@ describe('modbus through a real pty pair (socat)', function () {
 
   afterEach(async () => {
     runtime?.stop();
-    await service?.close();
     provider?.close();
     slave?.close();
     socat?.kill();
   });
+  // Registered after the hook above, so the agent stops before the harness closes the service.
+  const h = useE2eHarness();
 
   it('the Node serial adapter reads the simulated slave and writes a holding register', async () => {
     const pair = await ptyPair();
@@ -80,27 +78,14 @@ describe('modbus through a real pty pair (socat)', function () {
       baudRate: 19200,
       parity: 'even',
     });
-    service = await startService({ fixture: join(repoRoot, 'host-sim/service/fixtures/demo.json') });
-    const options = parseOptions(
-      [
-        '--service',
-        service.url,
-        '--device',
-        'demo-001',
-        '--token',
-        'device-token-demo-001',
-        '--bus',
-        `rs485=${pair.a}`,
-      ],
-      {},
-      () => '',
-    );
+    const service = await h.startService();
     const wanted = new Set(['flow', 'total', 'pump', 'setpoint', 'pressure']);
     const seen = new Map<string, unknown>();
     let done: () => void = () => undefined;
     const allSeen = new Promise<void>((resolve) => (done = resolve));
-    runtime = await startNodeAgent(options, {
-      logger: new FakeLogger(),
+    runtime = await h.startAgent(service.url, undefined, {
+      args: ['--bus', `rs485=${pair.a}`],
+      hub: true,
       agent: {
         onReport: (key, sample) => {
           if (!wanted.has(key)) return;

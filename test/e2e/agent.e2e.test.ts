@@ -5,30 +5,18 @@
  * timestamps, read back through `states/read`.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import type { RunningService } from '../../host-sim/service/index.js';
 import { FakeClock } from '../fakes/fake-clock.js';
-import { pump, readStates, startDemoAgent, startDemoService, tempDir, until } from './support.js';
+import { pump, readStates, until, useE2eHarness } from './support/harness.js';
 
 describe('e2e: agent on Node against the local service', function () {
   this.timeout(30000);
-  let dir: ReturnType<typeof tempDir>;
-  let service: RunningService | undefined;
-
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    dir.remove();
-  });
+  const h = useE2eHarness();
 
   it('reports what the transmit events call for, and nothing else', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
     const t0 = clock.wallMs();
-    service = await startDemoService(clock, join(dir.path, 'dds.db'));
-    const run = await startDemoAgent(service.url, clock, join(dir.path, 'device'));
+    const service = await h.startService(clock);
+    const run = await h.startAgent(service.url, clock);
     // door: digitalInput pin 4, scan 200, [change]; temperature: pin 34, gain 0.1 offset -40,
     // scan 1000, [delta 0.5, interval 60000]; battery: pin 35, scan 5000, [] (every scan).
     run.pins.setSource(4, (now) => now >= 1000 && now < 2500);
@@ -74,8 +62,8 @@ describe('e2e: agent on Node against the local service', function () {
   it('applies a desired value written over HTTP (resync path) and echoes .reported', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
     const t0 = clock.wallMs();
-    service = await startDemoService(clock, join(dir.path, 'dds.db'));
-    const run = await startDemoAgent(service.url, clock, join(dir.path, 'device'));
+    const service = await h.startService(clock);
+    const run = await h.startAgent(service.url, clock);
     await pump(clock, run.agent, 1000);
     const write = await fetch(`${service.url}/api/v1/states/write`, {
       method: 'POST',
@@ -93,8 +81,8 @@ describe('e2e: agent on Node against the local service', function () {
 
   it('opens the hub: a desired value written over HTTP drives the output through Notify', async () => {
     const clock = new FakeClock(Date.now());
-    service = await startDemoService(clock, join(dir.path, 'dds.db'));
-    const run = await startDemoAgent(service.url, clock, join(dir.path, 'device'), {}, true);
+    const service = await h.startService(clock);
+    const run = await h.startAgent(service.url, clock, { hub: true });
     await until(() => run.hub?.status === 'connected');
     const write = await fetch(`${service.url}/api/v1/states/write`, {
       method: 'POST',

@@ -5,9 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { RunningService } from '../../host-sim/service/index.js';
 import { FakeClock } from '../fakes/fake-clock.js';
-import { pump, readStates, startDemoAgent, startDemoService, tempDir, until } from './support.js';
+import { pump, readStates, until, useE2eHarness } from './support/harness.js';
 
 /** The door toggles every 500 ms: scans every 200 ms report each change. */
 const toggling = (now: number): boolean => Math.floor(now / 500) % 2 === 1;
@@ -26,33 +25,20 @@ function expectedDoor(fromMs: number, toMs: number): Array<[boolean, number]> {
 
 describe('e2e: offline and restart', function () {
   this.timeout(60000);
-  let dir: ReturnType<typeof tempDir>;
-  let service: RunningService | undefined;
-
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    dir.remove();
-  });
+  const h = useE2eHarness();
 
   it('delivers everything sampled while the service was down, in order, none twice', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
     const t0 = clock.wallMs();
-    const db = join(dir.path, 'dds.db');
-    service = await startDemoService(clock, db);
-    const port = service.port;
-    const run = await startDemoAgent(service.url, clock, join(dir.path, 'device'));
+    const { port, url } = await h.startService(clock);
+    const run = await h.startAgent(url, clock);
     run.pins.setSource(4, toggling);
     await pump(clock, run.agent, 3000);
-    await service.close();
-    service = undefined;
+    await h.stopService();
     await pump(clock, run.agent, 20000); // 20 s offline
     assert.ok(run.agent.counters.queued > 30, `queued ${run.agent.counters.queued}`);
     assert.equal(run.agent.online, false);
-    service = await startDemoService(clock, db, port);
+    const service = await h.startService(clock, port);
     await pump(clock, run.agent, 3000);
     await until(() => run.agent.counters.queued === 0 && run.agent.delivery === 'idle');
     const door = (await readStates(service.url, 'door.reported', t0 / 1000 - 1)).map(
@@ -67,23 +53,22 @@ describe('e2e: offline and restart', function () {
   it('with a small outbox bound, drops the oldest, counts them and keeps running', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
     const t0 = clock.wallMs();
-    const db = join(dir.path, 'dds.db');
-    service = await startDemoService(clock, db);
-    const port = service.port;
-    const run = await startDemoAgent(service.url, clock, join(dir.path, 'device'), {
-      outbox: { maxRecords: 20 },
-      batch: { maxRecords: 5, maxBytes: 16384, maxAgeMs: 1000 },
+    const { port, url } = await h.startService(clock);
+    const run = await h.startAgent(url, clock, {
+      agent: {
+        outbox: { maxRecords: 20 },
+        batch: { maxRecords: 5, maxBytes: 16384, maxAgeMs: 1000 },
+      },
     });
     run.pins.setSource(4, toggling);
     await pump(clock, run.agent, 2000);
-    await service.close();
-    service = undefined;
+    await h.stopService();
     await pump(clock, run.agent, 30000);
     const c = run.agent.counters;
     assert.ok(c.dropped > 0, 'some dropped');
     assert.ok(c.queued <= 20);
     const sampledOffline = c.sampled;
-    service = await startDemoService(clock, db, port);
+    const service = await h.startService(clock, port);
     await pump(clock, run.agent, 3000);
     await until(() => run.agent.counters.queued === 0 && run.agent.delivery === 'idle');
     assert.ok(run.agent.counters.sampled > sampledOffline, 'still sampling');
@@ -104,22 +89,19 @@ describe('e2e: offline and restart', function () {
   it('a new agent on the same store delivers what the dropped process had queued', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
     const t0 = clock.wallMs();
-    const db = join(dir.path, 'dds.db');
-    const store = join(dir.path, 'device');
-    service = await startDemoService(clock, db);
-    const port = service.port;
-    const first = await startDemoAgent(service.url, clock, store);
+    const store = join(h.dir, 'device');
+    const { port, url } = await h.startService(clock);
+    const first = await h.startAgent(url, clock, { storeDir: store });
     first.pins.setSource(4, toggling);
     await pump(clock, first.agent, 1000);
-    await service.close();
-    service = undefined;
+    await h.stopService();
     await pump(clock, first.agent, 6000);
     const queued = first.agent.counters.queued;
     assert.ok(queued >= 10, `queued ${queued}`);
     // The process dies here: no stop(); its FakeClock never advances again.
     const later = new FakeClock(clock.wallMs() + 10000);
-    service = await startDemoService(later, db, port);
-    const second = await startDemoAgent(service.url, later, store);
+    const service = await h.startService(later, port);
+    const second = await h.startAgent(service.url, later, { storeDir: store });
     await pump(later, second.agent, 2000);
     await until(() => second.agent.counters.queued === 0 && second.agent.delivery === 'idle');
     const door = (await readStates(service.url, 'door.reported', t0 / 1000 - 1)).map((s) =>

@@ -8,14 +8,9 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningService } from '../../host-sim/service/index.js';
 import { Route, distanceM } from '../../host-sim/gnss/route.js';
-import { parseOptions } from '../../targets/node/options.js';
-import { startNodeAgent } from '../../targets/node/runtime.js';
-import { FileStore } from '../../targets/node/store.js';
 import { FakeClock } from '../fakes/fake-clock.js';
-import { FakeLogger } from '../fakes/fake-logger.js';
-import { adminToken, pump, readStates, startDemoService, tempDir } from '../e2e/support.js';
+import { adminToken, pump, readStates, useE2eHarness } from '../e2e/support/harness.js';
 
 /** About 316 m north-east at 6 m/s: 53 s of driving, then parked. */
 const ROUTE = {
@@ -44,44 +39,17 @@ async function readMeasurements(url: string, startSeconds: number): Promise<Meas
 
 describe('e2e: a simulated GNSS route through the agent into the local service', function () {
   this.timeout(60000);
-  let dir: ReturnType<typeof tempDir>;
-  let service: RunningService | undefined;
-
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    dir.remove();
-  });
+  const h = useE2eHarness();
 
   it('reports positions along the route as location states and Location measurements, by the transmit events', async () => {
     const clock = new FakeClock(Date.UTC(2026, 0, 1, 12));
     const t0 = clock.wallMs();
-    service = await startDemoService(clock, join(dir.path, 'dds.db'));
-    const routeFile = join(dir.path, 'route.json');
+    const service = await h.startService(clock);
+    const routeFile = join(h.dir, 'route.json');
     writeFileSync(routeFile, JSON.stringify(ROUTE));
-    const options = parseOptions(
-      [
-        '--service',
-        service.url,
-        '--device',
-        'demo-001',
-        '--token',
-        'device-token-demo-001',
-        '--gnss',
-        `simulated:${routeFile}`,
-      ],
-      {},
-      () => '',
-    );
-    const log = new FakeLogger();
-    const run = await startNodeAgent(options, {
-      clock,
-      logger: log,
-      store: new FileStore(join(dir.path, 'device')),
-      agent: { retry: { nextDelayMs: () => 1000 } },
+    const run = await h.startAgent(service.url, clock, {
+      args: ['--gnss', `simulated:${routeFile}`],
+      hub: true,
     });
     await pump(clock, run.agent, 120_000, 250);
     run.agent.flush();
@@ -141,7 +109,7 @@ describe('e2e: a simulated GNSS route through the agent into the local service',
       assert.deepEqual(Object.keys(m.value).sort(), ['alt', 'hdop', 'lat', 'lon', 'pdop', 'sats', 'vdop']);
       assert.ok(m.value['sats']! >= 4 && m.value['hdop']! > 0.4 && m.value['pdop']! >= m.value['hdop']!);
     }
-    log.assertNoErrors();
+    run.log.assertNoErrors();
     run.stop();
   });
 });

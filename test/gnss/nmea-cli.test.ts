@@ -3,21 +3,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Location } from '../../src/agent/driver.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const cli = join(root, 'build', 'host-sim', 'nmea-cli.js');
 const log = (name: string): string => join(root, 'test', 'fixtures', 'gnss-logs', name);
 
-interface EpochLine {
+/** One epoch as the CLI prints it: the Location fields known at that epoch. */
+interface EpochLine extends Location {
   time: string;
   valid: boolean;
-  lat?: number;
-  lon?: number;
-  alt?: number;
-  pdop?: number;
-  hdop?: number;
-  vdop?: number;
-  sats?: number;
 }
 
 function run(args: string[], input?: string): { lines: EpochLine[]; stderr: string; status: number | null } {

@@ -9,7 +9,7 @@ import { SimPins } from '../../host-sim/pins/sim-pins.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { readFileSync } from 'node:fs';
-import { demoFixture } from '../e2e/support.js';
+import { demoFixture } from '../e2e/support/harness.js';
 
 const noFile = (): string => '';
 

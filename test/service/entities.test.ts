@@ -4,13 +4,12 @@
  * partial sets, and the entity tree.
  */
 import { strict as assert } from 'node:assert';
-import { demo, demoFixture, startTestService, type TestService } from './helpers.js';
+import { demo, demoFixture, useTestService } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 
 describe('service devices, products and relations', () => {
-  let t: TestService;
-  beforeEach(async () => {
+  const t = useTestService(() => {
     const fixture = demoFixture();
     fixture.devices.push({
       uid: 'a0d5e6f7-4152-4d8e-9f90-000000000e03',
@@ -20,10 +19,7 @@ describe('service devices, products and relations', () => {
       product: demo.product,
       properties: {},
     });
-    t = await startTestService({ fixture });
-  });
-  afterEach(async () => {
-    await t.service.close();
+    return { fixture };
   });
 
   it('gets a device by key, uid or entity with displayName and link', async () => {

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { Paths } from '../../src/wire.js';
-import { demo, seconds, startTestService, type TestService } from './helpers.js';
+import { demo, seconds, useTestService } from './helpers.js';
 
 const writePaths = [
   Paths.statesWrite,
@@ -96,16 +96,12 @@ const body = fc.oneof(
 );
 
 describe('service under random input', () => {
-  let t: TestService;
+  const t = useTestService({}, { once: true });
   before(async () => {
-    t = await startTestService();
     await t.post(Paths.statesWrite, {
       device: 'demo-001',
       states: [{ channel: 'temperature.reported', value: 21, timestamp: seconds(t.clock, -60_000) }],
     });
-  });
-  after(async () => {
-    await t.service.close();
   });
 
   it('answers random write bodies with 200 or a 4xx problem', async () => {

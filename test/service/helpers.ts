@@ -3,8 +3,10 @@
  * demo fixture and a controllable clock, and small HTTP helpers that return
  * status, headers and parsed JSON.
  */
+import { strict as assert } from 'node:assert';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoFixturePath } from '../../host-sim/service/fixture.js';
 import {
   loadFixture,
   startService,
@@ -15,7 +17,7 @@ import {
 
 /** The source tree root (tests run from build/test/service). */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const demoFixturePath = join(repoRoot, 'host-sim', 'service', 'fixtures', 'demo.json');
+export { demoFixturePath };
 export const demo = {
   product: '6f1c2a34-0d8e-4b7a-9c51-2e3f4a5b6c01',
   location: '9c4d5e6f-3041-4c7d-8e8f-000000000d01',
@@ -84,6 +86,73 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
           body: typeof body === 'string' ? body : JSON.stringify(body),
         }),
       ),
+  };
+}
+
+/** Hub timings that never fire during a test (the hub tests drive pings themselves). */
+export const quietHub: Partial<ServiceOptions> = { hub: { pingIntervalMs: 60_000, clientTimeoutMs: 60_000 } };
+
+export interface UseTestServiceHooks {
+  /** One service for the whole suite (before/after) instead of one per test. Default false. */
+  once?: boolean;
+  /** Runs before the service closes (e.g. terminates the test's own sockets). */
+  beforeClose?(): void;
+}
+
+/**
+ * Registers the hooks that start a service for each test of the calling suite
+ * (or once, see `hooks.once`) and close it afterwards; the returned object
+ * delegates to the service of the moment.
+ */
+export function useTestService(
+  options: Partial<ServiceOptions> | (() => Partial<ServiceOptions>) = {},
+  hooks: UseTestServiceHooks = {},
+): TestService & { restart(options: Partial<ServiceOptions>): Promise<void> } {
+  let current: TestService | undefined;
+  const now = (): TestService => {
+    if (current === undefined) throw new Error('test service: used outside a test');
+    return current;
+  };
+  (hooks.once === true ? before : beforeEach)(async () => {
+    current = await startTestService(typeof options === 'function' ? options() : options);
+  });
+  (hooks.once === true ? after : afterEach)(async () => {
+    hooks.beforeClose?.();
+    const t = now();
+    current = undefined;
+    await t.service.close();
+  });
+  return {
+    get service() {
+      return now().service;
+    },
+    get clock() {
+      return now().clock;
+    },
+    get: (path, token) => now().get(path, token),
+    post: (path, body, token) => now().post(path, body, token),
+    /** Closes the service of the moment and starts another with `options` (this test only). */
+    restart: async (next) => {
+      await now().service.close();
+      current = await startTestService(next);
+    },
+  };
+}
+
+type Obj = Record<string, unknown>;
+
+/** `states/write` (answers the status) and `states/<query>` reads (asserts 200) against `t`. */
+export function stateApi(t: TestService): {
+  write(states: Obj[], device?: string): Promise<number>;
+  read(query: string): Promise<Obj[]>;
+} {
+  return {
+    write: async (states, device = 'demo-001') => (await t.post('/api/v1/states/write', { device, states })).status,
+    read: async (query) => {
+      const r = await t.get(`/api/v1/states/${query}`);
+      assert.equal(r.status, 200, r.text);
+      return r.json as Obj[];
+    },
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
-import { demo, startTestService, type Reply, type TestService } from './helpers.js';
+import { demo, useTestService, type Reply } from './helpers.js';
 
 function assertProblem(r: Reply, status: number, detail: RegExp): void {
   assert.equal(r.status, status, r.text);
@@ -17,13 +17,7 @@ function assertProblem(r: Reply, status: number, detail: RegExp): void {
 }
 
 describe('service HTTP rules', () => {
-  let t: TestService;
-  beforeEach(async () => {
-    t = await startTestService();
-  });
-  afterEach(async () => {
-    await t.service.close();
-  });
+  const t = useTestService();
 
   it('answers 401 with WWW-Authenticate for a missing or unknown token', async () => {
     const missing = await t.get('/api/v1/devices/list', null);

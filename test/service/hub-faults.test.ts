@@ -4,12 +4,12 @@
  * with and without allowReconnect. Each is observed on the wire.
  */
 import { strict as assert } from 'node:assert';
-import { demo, startTestService, type TestService } from './helpers.js';
-import { RawHubClient } from './raw-hub-client.js';
+import { demo, quietHub, useTestService } from './helpers.js';
+import { RawHubClient, terminateAll } from './raw-hub-client.js';
 
 describe('service hub fault switches', () => {
-  let t: TestService;
   const clients: RawHubClient[] = [];
+  const t = useTestService(quietHub, { beforeClose: () => terminateAll(clients) });
   const connect = async (): Promise<RawHubClient> => {
     const c = await RawHubClient.connect(t.service.url, demo.token1);
     clients.push(c);
@@ -17,14 +17,6 @@ describe('service hub fault switches', () => {
   };
   const notifyOnce = (): Promise<unknown> =>
     t.post('/api/v1/states/write', { device: 'demo-001', states: [{ channel: 'relay.desired', value: true }] });
-
-  beforeEach(async () => {
-    t = await startTestService({ hub: { pingIntervalMs: 60_000, clientTimeoutMs: 60_000 } });
-  });
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.ws.terminate();
-    await t.service.close();
-  });
 
   it('fragmentFrames: each message goes out as several frames and arrives whole', async () => {
     t.service.hub.faults.fragmentFrames = true;
@@ -64,8 +56,7 @@ describe('service hub fault switches', () => {
   });
 
   it('silent: nothing is sent, not even the handshake answer or pings', async () => {
-    await t.service.close();
-    t = await startTestService({ hub: { pingIntervalMs: 10, clientTimeoutMs: 60_000 } });
+    await t.restart({ hub: { pingIntervalMs: 10, clientTimeoutMs: 60_000 } });
     t.service.hub.faults.silent = true;
     const c = await RawHubClient.connect(t.service.url, demo.token1, { handshake: false });
     clients.push(c);
@@ -100,8 +91,7 @@ describe('service hub fault switches', () => {
   });
 
   it('answers 503 beyond maxConnections, and accepts again once one closes', async () => {
-    await t.service.close();
-    t = await startTestService({ hub: { maxConnections: 2 } });
+    await t.restart({ hub: { maxConnections: 2 } });
     const a = await connect();
     await connect();
     await assert.rejects(connect(), /upgrade 503/);

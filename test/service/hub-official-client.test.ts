@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { demo, startTestService, type TestService } from './helpers.js';
+import { demo, useTestService, type TestService } from './helpers.js';
 
 function connect(t: TestService, token: string): HubConnection {
   return new HubConnectionBuilder()
@@ -33,13 +33,7 @@ function nextNotify(
 }
 
 describe('service hub with the official @microsoft/signalr client', () => {
-  let t: TestService;
-  beforeEach(async () => {
-    t = await startTestService({ now: Date.now });
-  });
-  afterEach(async () => {
-    await t.service.close();
-  });
+  const t = useTestService({ now: Date.now });
 
   it('connects with a device token and SetProperties returns the whole property set', async () => {
     const c = connect(t, demo.token1);

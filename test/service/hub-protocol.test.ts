@@ -5,8 +5,8 @@
  * invocations, ignored message types, Close, and the Notify scopes.
  */
 import { strict as assert } from 'node:assert';
-import { demo, startTestService, type TestService } from './helpers.js';
-import { RawHubClient } from './raw-hub-client.js';
+import { demo, quietHub, useTestService, type TestService } from './helpers.js';
+import { RawHubClient, terminateAll } from './raw-hub-client.js';
 
 const negotiate = (t: TestService, query: string, token: string = demo.token1): Promise<Response> =>
   fetch(`${t.service.url}/hubs/properties/negotiate${query}`, {
@@ -15,20 +15,13 @@ const negotiate = (t: TestService, query: string, token: string = demo.token1): 
   });
 
 describe('service hub protocol', () => {
-  let t: TestService;
   const clients: RawHubClient[] = [];
+  const t = useTestService(quietHub, { beforeClose: () => terminateAll(clients) });
   const connect = async (token: string = demo.token1, handshake = true): Promise<RawHubClient> => {
     const c = await RawHubClient.connect(t.service.url, token, { handshake });
     clients.push(c);
     return c;
   };
-  beforeEach(async () => {
-    t = await startTestService({ hub: { pingIntervalMs: 60_000, clientTimeoutMs: 60_000 } });
-  });
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.ws.terminate();
-    await t.service.close();
-  });
 
   it('negotiates version 1 with a connectionToken, and version 0 with the connectionId as id', async () => {
     const v1 = (await (await negotiate(t, '?negotiateVersion=1')).json()) as Record<string, unknown>;

@@ -3,19 +3,13 @@
  * through real HTTP.
  */
 import { strict as assert } from 'node:assert';
-import { demo, seconds, startTestService, type TestService } from './helpers.js';
+import { demo, seconds, useTestService } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 const P = demo.product;
 
 describe('service measurements, properties and channels', () => {
-  let t: TestService;
-  beforeEach(async () => {
-    t = await startTestService();
-  });
-  afterEach(async () => {
-    await t.service.close();
-  });
+  const t = useTestService();
 
   it('writes Location objects and numbers, reads them raw, windowed and last', async () => {
     const loc = { lat: 52.52, lon: 13.405, alt: 34, sats: 9 };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { Paths } from '../../src/wire.js';
-import { demo, repoRoot, seconds, startTestService, type Reply, type TestService } from './helpers.js';
+import { demo, repoRoot, seconds, useTestService, type Reply } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 const doc = parse(readFileSync(join(repoRoot, 'host-sim', 'service', 'openapi.yaml'), 'utf8')) as {
@@ -58,7 +58,7 @@ function check(path: string, method: 'get' | 'post', r: Reply): void {
 }
 
 describe('service OpenAPI document', () => {
-  let t: TestService;
+  const t = useTestService({}, { once: true });
   const get = async (path: string, query = '', token?: string): Promise<Reply> => {
     const r = await t.get(path + query, token);
     check(path, 'get', r);
@@ -69,12 +69,6 @@ describe('service OpenAPI document', () => {
     check(path.split('?')[0] as string, 'post', r);
     return r;
   };
-  before(async () => {
-    t = await startTestService();
-  });
-  after(async () => {
-    await t.service.close();
-  });
 
   it('is OpenAPI 3.1 and documents every route the service serves', () => {
     assert.equal(doc.openapi, '3.1.0');

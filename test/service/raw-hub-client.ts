@@ -138,3 +138,8 @@ export class RawHubClient {
     await once(this.ws, 'close');
   }
 }
+
+/** Terminates (no Close handshake) and forgets every client in `clients`. */
+export function terminateAll(clients: RawHubClient[]): void {
+  for (const c of clients.splice(0)) c.ws.terminate();
+}

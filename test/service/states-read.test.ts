@@ -4,7 +4,7 @@
  * and read/last with aggregatedLast.
  */
 import { strict as assert } from 'node:assert';
-import { demo, demoFixture, seconds, startTestService, type TestService } from './helpers.js';
+import { demo, demoFixture, seconds, stateApi, useTestService } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 const P = demo.product;
@@ -32,21 +32,8 @@ function aggregateFixture(): ReturnType<typeof demoFixture> {
 }
 
 describe('service state reads', () => {
-  let t: TestService;
-  const write = async (states: Obj[], device = 'demo-001'): Promise<number> =>
-    (await t.post('/api/v1/states/write', { device, states })).status;
-  const read = async (query: string): Promise<Obj[]> => {
-    const r = await t.get(`/api/v1/states/${query}`);
-    assert.equal(r.status, 200, r.text);
-    return r.json as Obj[];
-  };
-
-  beforeEach(async () => {
-    t = await startTestService({ fixture: aggregateFixture() });
-  });
-  afterEach(async () => {
-    await t.service.close();
-  });
+  const t = useTestService(() => ({ fixture: aggregateFixture() }));
+  const { write, read } = stateApi(t);
 
   it('reads the wildcard forms and repeated or comma-separated channel lists', async () => {
     await write([

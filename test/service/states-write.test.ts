@@ -4,27 +4,14 @@
  * 8601), and what read/last keeps when points arrive out of order.
  */
 import { strict as assert } from 'node:assert';
-import { demo, seconds, startTestService, type TestService } from './helpers.js';
+import { demo, seconds, stateApi, useTestService } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 const P = demo.product;
 
 describe('service state writes', () => {
-  let t: TestService;
-  const write = async (states: Obj[], device = 'demo-001'): Promise<number> =>
-    (await t.post('/api/v1/states/write', { device, states })).status;
-  const read = async (query: string): Promise<Obj[]> => {
-    const r = await t.get(`/api/v1/states/${query}`);
-    assert.equal(r.status, 200, r.text);
-    return r.json as Obj[];
-  };
-
-  beforeEach(async () => {
-    t = await startTestService();
-  });
-  afterEach(async () => {
-    await t.service.close();
-  });
+  const t = useTestService();
+  const { write, read } = stateApi(t);
 
   it('writes with a default timestamp and reads records with every field', async () => {
     assert.equal(await write([{ channel: 'temperature.reported', value: 21.5 }]), 200);

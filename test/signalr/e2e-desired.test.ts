@@ -5,14 +5,14 @@
  * written while the device was disconnected (the reconnect's resync finds it).
  */
 import assert from 'node:assert/strict';
-import { startService, type RunningService } from '../../host-sim/service/index.js';
+import type { RunningService } from '../../host-sim/service/index.js';
 import { Agent } from '../../src/agent/agent.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { FakeStore } from '../fakes/fake-store.js';
-import { demo, demoFixture, FetchHttp, loopbackClient, writeStates, type LoopbackClient } from './support/loopback.js';
+import { useHubSession } from './support/hub-session.js';
+import { demo, FetchHttp, writeStates } from './support/loopback.js';
 import { WatchedPins } from './support/watched-pins.js';
 
 /** Reads `<key>.reported` from read/last until it has `expected` (bounded; yields between reads). */
@@ -32,70 +32,59 @@ async function reported(service: RunningService, key: string, expected: (v: unkn
 }
 
 describe('signalr end to end: HTTP .desired → hub → agent → output → .reported', () => {
-  let service: RunningService;
-  let agent: Agent;
   let pins: WatchedPins;
-  let hub: LoopbackClient;
-  let link: HubAgentLink;
   let agentLogger: FakeLogger;
-
-  beforeEach(async () => {
-    service = await startService({ fixture: demoFixture });
-    pins = new WatchedPins();
-    agentLogger = new FakeLogger();
-    agent = new Agent({
-      clock: new FakeClock(Date.now()),
-      http: new FetchHttp(),
-      store: new FakeStore(),
-      logger: agentLogger,
-      service: { baseUrl: service.url, device: demo.deviceKey, token: demo.token },
-      providers: [new PinChannelProvider(pins)],
-    });
-    await agent.start();
-    hub = loopbackClient(service.url);
-    link = new HubAgentLink(hub.client, agent, hub.logger, { deviceUid: demo.device });
-    hub.client.start();
-    await hub.until('connected');
-    await link.idle();
+  const h = useHubSession({
+    sink: async (service) => {
+      pins = new WatchedPins();
+      agentLogger = new FakeLogger();
+      const agent = new Agent({
+        clock: new FakeClock(Date.now()),
+        http: new FetchHttp(),
+        store: new FakeStore(),
+        logger: agentLogger,
+        service: { baseUrl: service.url, device: demo.deviceKey, token: demo.token },
+        providers: [new PinChannelProvider(pins)],
+      });
+      await agent.start();
+      return agent;
+    },
+    connect: true,
+    closeSink: (agent) => agent.stop(),
+    assertNoErrors: true,
   });
 
-  afterEach(async () => {
-    hub.client.stop();
-    link.close();
-    agent.stop();
-    await service.close();
-    hub.logger.assertNoErrors();
-    agentLogger.assertNoErrors();
-  });
+  beforeEach(() => h.link.idle());
+  afterEach(() => agentLogger.assertNoErrors());
 
   it('drives the relay and the dimmer, and echoes .reported', async () => {
-    await writeStates(service.url, demo.admin, demo.deviceKey, [{ channel: 'relay.desired', value: true }]);
+    await writeStates(h.service.url, demo.admin, demo.deviceKey, [{ channel: 'relay.desired', value: true }]);
     await pins.untilWrites(5);
     assert.deepEqual(pins.writes.at(-1), { pin: 5, value: true });
-    await writeStates(service.url, demo.admin, demo.deviceKey, [{ channel: 'dimmer.desired', value: 50 }]);
+    await writeStates(h.service.url, demo.admin, demo.deviceKey, [{ channel: 'dimmer.desired', value: 50 }]);
     await pins.untilWrites(18);
     assert.equal(pins.writes.at(-1)?.pin, 18);
-    agent.flush();
-    assert.equal(await reported(service, 'relay', (v) => v === true), true);
-    const dimmer = await reported(service, 'dimmer', (v) => typeof v === 'number');
+    h.sink.flush();
+    assert.equal(await reported(h.service, 'relay', (v) => v === true), true);
+    const dimmer = await reported(h.service, 'dimmer', (v) => typeof v === 'number');
     assert.ok(Math.abs((dimmer as number) - 50) < 0.1, `dimmer.reported ${String(dimmer)}`);
   });
 
   it('applies a .desired written while the device was disconnected, once, on reconnect', async () => {
-    await writeStates(service.url, demo.admin, demo.deviceKey, [{ channel: 'relay.desired', value: true }]);
+    await writeStates(h.service.url, demo.admin, demo.deviceKey, [{ channel: 'relay.desired', value: true }]);
     await pins.untilWrites(5);
-    service.hub.dropAll();
-    await hub.until('waiting');
-    await writeStates(service.url, demo.admin, demo.deviceKey, [{ channel: 'dimmer.desired', value: 25 }]);
+    h.service.hub.dropAll();
+    await h.c.until('waiting');
+    await writeStates(h.service.url, demo.admin, demo.deviceKey, [{ channel: 'dimmer.desired', value: 25 }]);
     assert.equal(pins.writes.filter((w) => w.pin === 18).length, 0);
-    const connected = hub.until('connected');
-    hub.clock.advance(1000);
+    const connected = h.c.until('connected');
+    h.c.clock.advance(1000);
     await connected;
     await pins.untilWrites(18);
-    await link.idle();
+    await h.link.idle();
     assert.equal(pins.writes.filter((w) => w.pin === 5).length, 1, 'the relay desired is not applied twice');
-    agent.flush();
-    const dimmer = await reported(service, 'dimmer', (v) => typeof v === 'number');
+    h.sink.flush();
+    const dimmer = await reported(h.service, 'dimmer', (v) => typeof v === 'number');
     assert.ok(Math.abs((dimmer as number) - 25) < 0.1, `dimmer.reported ${String(dimmer)}`);
   });
 });

@@ -19,7 +19,7 @@ import { ConsoleLogger, crashReport } from '../../targets/node/logger.js';
 import { parseOptions } from '../../targets/node/options.js';
 import { loadTlsOptions, startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { FileStore } from '../../targets/node/store.js';
-import { tempDir, until } from '../e2e/support.js';
+import { tempDir, until } from '../e2e/support/harness.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { fixtureWithTokens, startTlsService, testPkis, writePem, type Pkis } from './support.js';
 

@@ -8,7 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FetchHttp } from '../../targets/node/http.js';
-import { tempDir, until } from '../e2e/support.js';
+import { tempDir, until } from '../e2e/support/harness.js';
 import { testPkis, writePem, type Pkis } from './support.js';
 
 const cliJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'host-sim', 'service', 'cli.js');

@@ -13,7 +13,7 @@ import type { Logger } from '../../src/ports.js';
 import { parseOptions } from '../../targets/node/options.js';
 import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { FileStore } from '../../targets/node/store.js';
-import { demoFixture } from '../e2e/support.js';
+import { demoFixture } from '../e2e/support/harness.js';
 import type { FakeClock } from '../fakes/fake-clock.js';
 
 export interface Pkis {

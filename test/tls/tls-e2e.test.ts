@@ -14,7 +14,7 @@ import type { AgentError } from '../../src/errors.js';
 import { FetchHttp } from '../../targets/node/http.js';
 import type { NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
-import { pump, tempDir, until } from '../e2e/support.js';
+import { pump, tempDir, until } from '../e2e/support/harness.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { startTlsAgent, startTlsService, testPkis, writePem, type Pkis } from './support.js';

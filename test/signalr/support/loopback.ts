@@ -4,8 +4,6 @@
  * for the client's own timers (keep-alive, timeouts, backoff), so timing is
  * driven by the test while the bytes travel over real sockets.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AgentError } from '../../../src/errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../../src/ports.js';
 import type { RetryPolicy } from '../../../src/retry/backoff.js';
@@ -15,17 +13,7 @@ import { NodeWebSocketFactory } from '../../../targets/node/websocket.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 
-export const demoFixture = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  '..',
-  'host-sim',
-  'service',
-  'fixtures',
-  'demo.json',
-);
+export { demoFixturePath as demoFixture } from '../../../host-sim/service/fixture.js';
 export const demo = {
   product: '6f1c2a34-0d8e-4b7a-9c51-2e3f4a5b6c01',
   device: 'a0d5e6f7-4152-4d8e-9f90-000000000e01',
