@@ -28,7 +28,7 @@ describe('test:xs runner', () => {
   it('counts passes, failures and skips on XS and exits non-zero on a failure', async () => {
     const { code, out } = await runXs('test/xs/samples/mixed');
     assert.equal(code, 1, out);
-    assert.match(out, /XS: 8 passed, 3 failed, 1 pending/);
+    assert.match(out, /XS: 8 passed, 3 failed, 1 skipped/);
     assert.match(out, /harness fails a synchronous assertion\n\s+AssertionError: arithmetic: expected 3, got 2/);
     assert.match(out, /Error: rejected on purpose/);
     assert.match(out, /Error: done with an error/);
