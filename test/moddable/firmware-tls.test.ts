@@ -44,12 +44,17 @@ describe('Moddable firmware over TLS (MODDABLE)', function () {
   let sim: SimRun | undefined;
 
   before(function () {
-    const missing = missingSdk() ?? (canSimulate() ? undefined : 'needs mcsim (built with GTK 3) and xvfb-run');
-    if (missing !== undefined || !hasOpenssl()) {
-      console.log(
-        `    skipped: ${missing ?? 'openssl is not on PATH (it makes the test CA)'}; ` +
-          'set MODDABLE to a Moddable SDK with its Linux tools built to run the firmware over TLS',
-      );
+    const sdk = missingSdk();
+    const missing =
+      sdk === undefined
+        ? canSimulate()
+          ? hasOpenssl()
+            ? undefined
+            : 'openssl is not on PATH (it makes the test CA)'
+          : 'needs mcsim (built with GTK 3) and xvfb-run'
+        : `${sdk}; set MODDABLE to a Moddable SDK with its Linux tools built to run the firmware over TLS`;
+    if (missing !== undefined) {
+      console.log(`    skipped: ${missing}`);
       this.skip();
     }
   });
