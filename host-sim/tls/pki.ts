@@ -57,7 +57,9 @@ export function generatePki(options: PkiOptions = {}): TestPki {
   try {
     writeFileSync(
       at('ca.ext'),
-      'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n',
+      // authorityKeyIdentifier too: Moddable's verifier looks the chain's last certificate up by it (README tls).
+      'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n' +
+        'authorityKeyIdentifier=keyid:always\n',
     );
     writeFileSync(
       at('server.ext'),

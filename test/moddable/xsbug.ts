@@ -1,7 +1,9 @@
 /**
  * A minimal xsbug endpoint for tests: the Moddable simulator's XS machines
  * connect to it (XSBUG_HOST/XSBUG_PORT) and it collects their `trace` lines,
- * answers the login, and resumes any break. Node only.
+ * answers the login, and resumes any break. It also keeps the peak of every
+ * instrument the machines sample about once a second (`<instruments>` names,
+ * `<samples>` values: "Chunk used", "Slot used", "Stack used"...). Node only.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -16,6 +18,9 @@ function unescapeXml(text: string): string {
 
 export class XsbugLog {
   readonly lines: string[] = [];
+  /** Largest sampled value of each instrument, by name (bytes for the heaps and the stack). */
+  readonly peaks = new Map<string, number>();
+  private instruments: string[] = [];
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   /** Called on every trace line and every instrument sample (about once a second). */
@@ -44,9 +49,21 @@ export class XsbugLog {
         const message = buffer.slice(0, end);
         buffer = buffer.slice(end + 8);
         if (message.includes('<login')) socket.write('\r\n<set-all-breakpoints></set-all-breakpoints>\r\n');
+        const brk = /<break path="([^"]*)" line="(\d+)"[^>]*>([\s\S]*?)<\/break>/.exec(message);
+        if (brk !== null) this.lines.push(`# break ${brk[1]}:${brk[2]}: ${unescapeXml(brk[3] ?? '')}`);
         if (message.includes('<break')) socket.write('\r\n<go/>\r\n');
-        for (const m of message.matchAll(/<log[^>]*>([\s\S]*?)<\/log>/g)) {
-          partial += unescapeXml(m[1] ?? '');
+        const names = /<instruments>([\s\S]*?)<\/instruments>/.exec(message);
+        if (names !== null) this.instruments = [...(names[1] ?? '').matchAll(/name="([^"]*)"/g)].map((n) => n[1] ?? '');
+        for (const m of message.matchAll(/<samples>([^<]*)<\/samples>/g)) {
+          (m[1] ?? '').split(',').forEach((v, i) => {
+            const name = this.instruments[i];
+            if (name !== undefined) this.peaks.set(name, Math.max(this.peaks.get(name) ?? 0, Number(v)));
+          });
+        }
+        for (const m of message.matchAll(/<log([^>]*)>([\s\S]*?)<\/log>/g)) {
+          // An exception report names where it was thrown.
+          const at = /path="([^"]*)" line="(\d+)"/.exec(m[1] ?? '');
+          partial += (at === null ? '' : `${at[1]}:${at[2]}: `) + unescapeXml(m[2] ?? '');
           const parts = partial.split('\n');
           partial = parts.pop() ?? '';
           this.lines.push(...parts);
