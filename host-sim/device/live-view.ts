@@ -18,7 +18,9 @@ function show(sample: Sample): string {
   if (!sample.ok) return `error ${sample.errno}`;
   const v = sample.value;
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(3);
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v !== 'object') return String(v);
+  // A location fits its column as "lat,lon" (5 decimals: about a metre).
+  return v.lat === undefined || v.lon === undefined ? 'no position' : `${v.lat.toFixed(5)},${v.lon.toFixed(5)}`;
 }
 
 export class LiveView {
