@@ -10,18 +10,11 @@
  */
 import { Agent } from '../../src/agent/agent.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
-import type {
-  HttpRequest,
-  HttpResponse,
-  HttpTransport,
-  KeyValueStore,
-  LogFields,
-  Logger,
-  LogLevel,
-} from '../../src/ports.js';
+import type { HttpRequest, HttpResponse, HttpTransport, LogFields, Logger, LogLevel } from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';
 import { FakeClock, settle } from '../../test/fakes/fake-clock.js';
 import { FakePins } from '../../test/fakes/fake-pins.js';
+import { FakeStore } from '../../test/fakes/fake-store.js';
 
 export const CHANNELS = 16;
 export const SCAN_MS = 100;
@@ -45,25 +38,6 @@ class SinkHttp implements HttpTransport {
           ? '{"uid":"u","key":"dev","name":"d"}'
           : '{}';
     return Promise.resolve({ status: 200, headers: {}, body });
-  }
-}
-
-class MapStore implements KeyValueStore {
-  private readonly data = new Map<string, string>();
-  get(key: string): string | undefined {
-    return this.data.get(key);
-  }
-  set(key: string, value: string): void {
-    this.data.set(key, value);
-  }
-  delete(key: string): void {
-    this.data.delete(key);
-  }
-  keys(prefix: string): string[] {
-    return [...this.data.keys()].filter((k) => k.startsWith(prefix)).sort();
-  }
-  get size(): number {
-    return this.data.size;
   }
 }
 
@@ -95,7 +69,7 @@ function channelList(): string {
 const clock = new FakeClock();
 const pins = new FakePins();
 const http = new SinkHttp(channelList());
-const store = new MapStore();
+const store = new FakeStore();
 const logger = new CountingLogger();
 const agent = new Agent({
   clock,
@@ -143,7 +117,7 @@ export const bench = {
       wireBytes: http.bytes,
       queued: c.queued,
       dropped: c.dropped,
-      storeKeys: store.size,
+      storeKeys: store.data.size,
       errors: logger.counts.error,
       warnings: logger.counts.warn,
     };
