@@ -19,9 +19,9 @@ import { ConsoleLogger, crashReport } from '../../targets/node/logger.js';
 import { parseOptions } from '../../targets/node/options.js';
 import { loadTlsOptions, startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { FileStore } from '../../targets/node/store.js';
-import { tempDir, until } from '../e2e/support/harness.js';
+import { until } from '../e2e/support/harness.js';
 import { FakeClock } from '../fakes/fake-clock.js';
-import { fixtureWithTokens, startTlsService, testPkis, writePem, type Pkis } from './support.js';
+import { fixtureWithTokens, startTlsService, useTlsTest, writePem } from './support.js';
 
 const token = 'tok/SECRET+4f1c9a77e2';
 const otherDeviceToken = 'tok-OTHER-DEVICE-55aa21';
@@ -63,25 +63,13 @@ function runMain(args: string[], stopWhen?: RegExp): Promise<string> {
 
 describe('tls: secrets never reach a log line, an error message or a crash report', function () {
   this.timeout(30000);
-  let pkis: Pkis;
-  let dir: ReturnType<typeof tempDir>;
   const services: RunningService[] = [];
   const runs: NodeAgentRuntime[] = [];
   const output: string[] = [];
   const secrets: string[] = [token, otherDeviceToken, unknownToken];
-
-  before(function () {
-    const made = testPkis();
-    if (made === undefined) this.skip();
-    else pkis = made;
-  });
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
+  const t = useTlsTest(async () => {
     for (const run of runs.splice(0)) run.stop();
     for (const s of services.splice(0)) await s.close();
-    dir.remove();
   });
 
   afterEach(function () {
@@ -111,7 +99,7 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
       clock,
       http,
       logger: new ConsoleLogger('debug', (line) => output.push(line)),
-      store: new FileStore(join(dir.path, `dev-${runs.length}`)),
+      store: new FileStore(join(t.dir.path, `dev-${runs.length}`)),
       agent: { retry },
       hubOptions: { retry },
     });
@@ -121,12 +109,12 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
 
   it('the agent over TLS: startup, hub connect, reconnect, refusal, 401/403, shutdown', async () => {
     const clock = new FakeClock(Date.now());
-    const service = await startTlsService(clock, pkis.good, fixtureWithTokens(token));
+    const service = await startTlsService(clock, t.pkis.good, fixtureWithTokens(token));
     services.push(service);
     // Connected, then dropped and reconnected (a second connection token), then refused (403).
     const { run, http } = await agent(service.url, clock, token, [
       '--ca',
-      writePem(dir.path, 'ca.pem', pkis.good.caPem),
+      writePem(t.dir.path, 'ca.pem', t.pkis.good.caPem),
     ]);
     await until(() => run.hub?.status === 'connected');
     service.hub.dropAll();
@@ -147,7 +135,7 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
     // 401: a token the service does not know; 403: another device's token.
     const unknown = await agent(service.url, clock, unknownToken, [
       '--ca',
-      writePem(dir.path, 'ca.pem', pkis.good.caPem),
+      writePem(t.dir.path, 'ca.pem', t.pkis.good.caPem),
     ]);
     await until(() => unknown.run.hub?.status === 'waiting');
     run.stop();
@@ -169,18 +157,18 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
 
   it('TLS failure, network failure, and a 403 for another device', async () => {
     const clock = new FakeClock(Date.now());
-    const service = await startTlsService(clock, pkis.otherCa, fixtureWithTokens(token));
+    const service = await startTlsService(clock, t.pkis.otherCa, fixtureWithTokens(token));
     services.push(service);
-    const tls = await agent(service.url, clock, token, ['--ca', writePem(dir.path, 'ca.pem', pkis.good.caPem)]);
+    const tls = await agent(service.url, clock, token, ['--ca', writePem(t.dir.path, 'ca.pem', t.pkis.good.caPem)]);
     await until(() => output.some((l) => l.includes('TLS check failed')));
-    const closed = await startTlsService(clock, pkis.good, fixtureWithTokens(token));
+    const closed = await startTlsService(clock, t.pkis.good, fixtureWithTokens(token));
     const gone = closed.url;
     await closed.close();
-    await agent(gone, clock, token, ['--ca', writePem(dir.path, 'ca.pem', pkis.good.caPem)]);
+    await agent(gone, clock, token, ['--ca', writePem(t.dir.path, 'ca.pem', t.pkis.good.caPem)]);
     await until(() => output.some((l) => l.includes('no response from')));
-    const plain = await startTlsService(clock, pkis.good, fixtureWithTokens(otherDeviceToken));
+    const plain = await startTlsService(clock, t.pkis.good, fixtureWithTokens(otherDeviceToken));
     services.push(plain);
-    const ca = writePem(dir.path, 'ca.pem', pkis.good.caPem);
+    const ca = writePem(t.dir.path, 'ca.pem', t.pkis.good.caPem);
     await agent(plain.url, clock, 'device-token-demo-002', ['--ca', ca]);
     await until(() => output.some((l) => l.includes('403')));
     tls.run.stop();
@@ -188,13 +176,13 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
   });
 
   it('main.js: argument and config errors, start failures and its own lines are redacted', async () => {
-    const bad = join(dir.path, 'bad.json');
+    const bad = join(t.dir.path, 'bad.json');
     writeFileSync(bad, `{"token": "${token}" "device": "demo-001"}`);
-    const good = join(dir.path, 'good.json');
+    const good = join(t.dir.path, 'good.json');
     writeFileSync(good, JSON.stringify({ token, device: 'demo-001', service: 'http://127.0.0.1:9' }));
     output.push(await runMain(['--service', 'http://127.0.0.1:9', '--token', token, token]));
     output.push(await runMain(['--config', bad]));
-    output.push(await runMain(['--config', good, '--ca', join(dir.path, `missing-${token}.pem`)]));
+    output.push(await runMain(['--config', good, '--ca', join(t.dir.path, `missing-${token}.pem`)]));
     output.push(await runMain(['--config', good, '--log-level', 'debug'], /hub: waiting/));
     const all = output.join('\n');
     assert.match(all, /unexpected argument "\[redacted\]"/);

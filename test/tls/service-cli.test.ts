@@ -8,33 +8,21 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FetchHttp } from '../../targets/node/http.js';
-import { tempDir, until } from '../e2e/support/harness.js';
-import { testPkis, writePem, type Pkis } from './support.js';
+import { until } from '../e2e/support/harness.js';
+import { useTlsTest, writePem } from './support.js';
 
 const cliJs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'host-sim', 'service', 'cli.js');
 
 describe('tls: npm run service -- --tls-cert --tls-key', function () {
   this.timeout(20000);
-  let pkis: Pkis;
-  let dir: ReturnType<typeof tempDir>;
   let child: ChildProcessWithoutNullStreams | undefined;
-
-  before(function () {
-    const made = testPkis();
-    if (made === undefined) this.skip();
-    else pkis = made;
-  });
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
+  const t = useTlsTest(async () => {
     if (child !== undefined && child.exitCode === null) {
       const exited = new Promise((resolve) => child!.once('close', resolve));
       child.kill('SIGTERM');
       await exited;
     }
     child = undefined;
-    dir.remove();
   });
 
   function start(args: string[]): { out: () => string; exited: Promise<number | null> } {
@@ -47,13 +35,13 @@ describe('tls: npm run service -- --tls-cert --tls-key', function () {
   }
 
   it('serves HTTPS with the given certificate', async () => {
-    const cert = writePem(dir.path, 'cert.pem', pkis.good.certPem);
-    const key = writePem(dir.path, 'key.pem', pkis.good.keyPem);
+    const cert = writePem(t.dir.path, 'cert.pem', t.pkis.good.certPem);
+    const key = writePem(t.dir.path, 'key.pem', t.pkis.good.keyPem);
     const run = start(['--tls-cert', cert, '--tls-key', key]);
     await until(() => /on (https:\/\/127\.0\.0\.1:\d+)/.test(run.out()), 10000);
     const url = /on (https:\/\/127\.0\.0\.1:\d+)/.exec(run.out())![1]!;
     assert.match(run.out(), /hub wss:\/\/127\.0\.0\.1:\d+\/hubs\/properties/);
-    const http = new FetchHttp({ tls: { ca: pkis.good.caPem } });
+    const http = new FetchHttp({ tls: { ca: t.pkis.good.caPem } });
     const r = await http.request({
       method: 'GET',
       url: `${url}/api/v1/devices/get?device=demo-001`,
@@ -67,11 +55,11 @@ describe('tls: npm run service -- --tls-cert --tls-key', function () {
   });
 
   it('refuses --tls-cert without --tls-key, and a file that is not PEM', async () => {
-    const cert = writePem(dir.path, 'cert.pem', pkis.good.certPem);
+    const cert = writePem(t.dir.path, 'cert.pem', t.pkis.good.certPem);
     let run = start(['--tls-cert', cert]);
     assert.equal(await run.exited, 1);
     assert.match(run.out(), /--tls-cert and --tls-key go together/);
-    const notPem = writePem(dir.path, 'key.pem', 'not a key');
+    const notPem = writePem(t.dir.path, 'key.pem', 'not a key');
     run = start(['--tls-cert', cert, '--tls-key', notPem]);
     assert.equal(await run.exited, 1);
     assert.match(run.out(), /--tls-key .*key\.pem: not a PEM file/);

@@ -13,7 +13,7 @@ import type { Logger } from '../../src/ports.js';
 import { parseOptions } from '../../targets/node/options.js';
 import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { FileStore } from '../../targets/node/store.js';
-import { demoFixture } from '../e2e/support/harness.js';
+import { demoFixture, tempDir } from '../e2e/support/harness.js';
 import type { FakeClock } from '../fakes/fake-clock.js';
 
 export interface Pkis {
@@ -97,4 +97,42 @@ export function startTlsAgent(s: AgentSetup): Promise<NodeAgentRuntime> {
     hub: s.hub ?? true,
     hubOptions: { retry },
   });
+}
+
+/** What each TLS test gets: the certificates and a fresh scratch directory. */
+export interface TlsTestContext {
+  readonly pkis: Pkis;
+  readonly dir: ReturnType<typeof tempDir>;
+}
+
+/**
+ * Registers the hooks every TLS suite shares: skip the suite when openssl is
+ * absent, a scratch directory per test, and `cleanup` (stopping agents and
+ * services) before that directory is removed.
+ */
+export function useTlsTest(cleanup: () => void | Promise<void> = () => undefined): TlsTestContext {
+  let pkis: Pkis | undefined;
+  let dir: ReturnType<typeof tempDir> | undefined;
+  before(function () {
+    pkis = testPkis();
+    if (pkis === undefined) this.skip();
+  });
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    await cleanup();
+    dir?.remove();
+    dir = undefined;
+  });
+  return {
+    get pkis(): Pkis {
+      if (pkis === undefined) throw new Error('TLS test certificates are not made (openssl absent?)');
+      return pkis;
+    },
+    get dir(): ReturnType<typeof tempDir> {
+      if (dir === undefined) throw new Error('no scratch directory outside a test');
+      return dir;
+    },
+  };
 }

@@ -14,37 +14,25 @@ import type { AgentError } from '../../src/errors.js';
 import { FetchHttp } from '../../targets/node/http.js';
 import type { NodeAgentRuntime } from '../../targets/node/runtime.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
-import { pump, tempDir, until } from '../e2e/support/harness.js';
+import { pump, until } from '../e2e/support/harness.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
-import { startTlsAgent, startTlsService, testPkis, writePem, type Pkis } from './support.js';
+import { startTlsAgent, startTlsService, useTlsTest, writePem, type Pkis } from './support.js';
 
 describe('tls: the Node agent against the local service over HTTPS and WSS', function () {
   this.timeout(30000);
-  let pkis: Pkis;
-  let dir: ReturnType<typeof tempDir>;
   let service: RunningService | undefined;
   let run: NodeAgentRuntime | undefined;
-
-  before(function () {
-    const made = testPkis();
-    if (made === undefined) this.skip();
-    else pkis = made;
-  });
-  beforeEach(() => {
-    dir = tempDir();
-  });
-  afterEach(async () => {
+  const t = useTlsTest(async () => {
     run?.stop();
     run = undefined;
     await service?.close();
     service = undefined;
-    dir.remove();
   });
 
   /** HTTPS as the admin, trusting the test CA. */
   async function admin(path: string, body?: unknown): Promise<unknown> {
-    const http = new FetchHttp({ tls: { ca: pkis.good.caPem } });
+    const http = new FetchHttp({ tls: { ca: t.pkis.good.caPem } });
     const r = await http.request({
       method: body === undefined ? 'GET' : 'POST',
       url: `${service!.url}/api/v1/${path}`,
@@ -58,15 +46,15 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
 
   it('reports states and receives .desired through HTTPS and WSS (self-signed CA via --ca)', async () => {
     const clock = new FakeClock(Date.now());
-    service = await startTlsService(clock, pkis.good);
+    service = await startTlsService(clock, t.pkis.good);
     assert.match(service.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.match(service.wsUrl, /^wss:\/\//);
     const log = new FakeLogger();
-    const ca = writePem(dir.path, 'ca.pem', pkis.good.caPem);
+    const ca = writePem(t.dir.path, 'ca.pem', t.pkis.good.caPem);
     run = await startTlsAgent({
       url: service.url,
       clock,
-      storeDir: join(dir.path, 'dev'),
+      storeDir: join(t.dir.path, 'dev'),
       logger: log,
       extraArgs: ['--ca', ca],
     });
@@ -93,18 +81,18 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
   ] as const) {
     it(`refuses ${name}, says why, and keeps retrying with backoff`, async () => {
       const clock = new FakeClock(Date.now());
-      const served = pick(pkis);
+      const served = pick(t.pkis);
       service = await startTlsService(clock, served);
       const host = service.url.slice('https://'.length);
       // The agent trusts the good CA; for the wrong-host case the server's own CA, so only the name is wrong.
-      const trusted = served === pkis.wrongHost ? pkis.wrongHost.caPem : pkis.good.caPem;
-      const ca = writePem(dir.path, 'ca.pem', trusted);
+      const trusted = served === t.pkis.wrongHost ? t.pkis.wrongHost.caPem : t.pkis.good.caPem;
+      const ca = writePem(t.dir.path, 'ca.pem', trusted);
       const log = new FakeLogger();
       const errors: AgentError[] = [];
       run = await startTlsAgent({
         url: service.url,
         clock,
-        storeDir: join(dir.path, 'dev'),
+        storeDir: join(t.dir.path, 'dev'),
         logger: log,
         extraArgs: ['--ca', ca],
       });
@@ -155,12 +143,12 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
 
   it('--insecure connects to any certificate and warns at startup and on every hub connect', async () => {
     const clock = new FakeClock(Date.now());
-    service = await startTlsService(clock, pkis.wrongHost);
+    service = await startTlsService(clock, t.pkis.wrongHost);
     const log = new FakeLogger();
     run = await startTlsAgent({
       url: service.url,
       clock,
-      storeDir: join(dir.path, 'dev'),
+      storeDir: join(t.dir.path, 'dev'),
       logger: log,
       extraArgs: ['--insecure'],
     });
@@ -178,13 +166,13 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
 
   it('an unreadable or non-PEM --ca stops the start with config.invalid', async () => {
     const clock = new FakeClock(Date.now());
-    const notPem = writePem(dir.path, 'x.pem', 'hello');
-    for (const path of [notPem, join(dir.path, 'missing.pem')]) {
+    const notPem = writePem(t.dir.path, 'x.pem', 'hello');
+    for (const path of [notPem, join(t.dir.path, 'missing.pem')]) {
       await assert.rejects(
         startTlsAgent({
           url: 'https://127.0.0.1:1',
           clock,
-          storeDir: dir.path,
+          storeDir: t.dir.path,
           logger: new FakeLogger(),
           extraArgs: ['--ca', path],
         }),
