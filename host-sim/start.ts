@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const pki = values.tls === true ? generatePki() : undefined;
   const caPath = join(work, 'ca.pem');
   if (pki !== undefined) writeFileSync(caPath, pki.caPem);
-  // The chain (server certificate, then the CA): Moddable's TLS needs the CA sent along (README, tls section).
+  // The chain (server certificate, then the CA): Moddable's TLS needs the CA sent along (docs/tls.md).
   const tls = pki === undefined ? undefined : { cert: pki.certPem + pki.caPem, key: pki.keyPem };
   const service = await listen(Number(values.port ?? 8080), values.db ?? join(work, 'dds.db'), tls);
   const options = parseOptions(

@@ -57,7 +57,7 @@ export function generatePki(options: PkiOptions = {}): TestPki {
   try {
     writeFileSync(
       at('ca.ext'),
-      // authorityKeyIdentifier too: Moddable's verifier looks the chain's last certificate up by it (README tls).
+      // authorityKeyIdentifier too: Moddable's verifier looks the chain's last certificate up by it (docs/tls.md).
       'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n' +
         'authorityKeyIdentifier=keyid:always\n',
     );

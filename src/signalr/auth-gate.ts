@@ -1,6 +1,6 @@
 /**
  * What the hub client does after 401/403 (issue 4: "an authentication
- * failure, not a retry loop"; decided in README section signalr): the refused
+ * failure, not a retry loop"; decided in docs/realtime.md): the refused
  * token is not sent again for `retryMs`; the reconnect loop keeps reading the
  * token provider, and a different token goes through at the next backoff.
  * One error line per refusal, not one per attempt.

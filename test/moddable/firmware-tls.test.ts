@@ -3,7 +3,7 @@
  * SDK with its Linux tools built), mcsim, xvfb-run and openssl; skips with the
  * reason otherwise. The local service serves HTTPS/WSS with a certificate of a
  * fresh CA; the CA goes into the firmware as the DER resource `dds-ca.der`
- * named by `caCert` (README section tls), and the firmware must report its pin
+ * named by `caCert` (docs/tls.md), and the firmware must report its pin
  * states and connect to the hub over wss://. The simulator's instrument peaks
  * (heap and stack) are printed and checked against the manifest's heap sizes.
  */
@@ -72,7 +72,7 @@ describe('Moddable firmware over TLS (MODDABLE)', function () {
       tls: { cert: pki.certPem + pki.caPem, key: pki.keyPem },
     });
     assert.match(service.url, /^https:\/\/127\.0\.0\.1:\d+$/);
-    // README section tls: the CA in DER as a resource, named by caCert.
+    // docs/tls.md: the CA in DER as a resource, named by caCert.
     rmSync(workDir, { recursive: true, force: true });
     mkdirSync(workDir, { recursive: true });
     writeFileSync(join(workDir, 'ca.pem'), pki.caPem);

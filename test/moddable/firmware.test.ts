@@ -63,7 +63,7 @@ describe('Moddable firmware (MODDABLE)', function () {
         const names = states.map((s) => s.channel.slice(s.channel.indexOf(':') + 1));
         return wanted.every((w) => names.includes(w)) && running.hub.connectionCount() > 0 ? names : undefined;
       });
-      // The plain run's figures, to compare with firmware-tls.test.ts (README section tls).
+      // The plain run's figures, to compare with firmware-tls.test.ts (docs/tls.md).
       console.log(`      instrument peaks over plain HTTP: ${JSON.stringify(Object.fromEntries(log.peaks))}`);
       assert.ok(
         log.lines.some((l) => l.includes('channels configured')),

@@ -8,7 +8,7 @@
  * lat/lon within 1e-8 degrees (gpsd prints 9 decimals; about 1 mm), altitude
  * (TPV altMSL, mode 3) within 1e-3 m, SKY hdop/pdop/vdop within 0.005.
  * Where we differ on purpose, the report is classified by `deliberate` (the
- * README's gnss section explains each rule); nothing else may differ.
+ * docs/gnss.md explains each rule); nothing else may differ.
  */
 import type { Location, Sample } from '../../../src/agent/driver.js';
 import { GnssLocationProvider } from '../../../src/gnss/location-provider.js';
