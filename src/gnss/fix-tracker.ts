@@ -1,18 +1,25 @@
 /**
  * The fix tracker: folds typed sentences into one current fix and decides
- * whether it is valid (issue 5).
+ * whether it is valid (docs/gnss.md, "When is a fix valid").
  *
- * - Position from GGA, GNS or RMC, whichever comes; altitude and satellites
- *   used from GGA or GNS. Several GGAs of one epoch from different talkers
- *   (GPGGA beside GLGGA) add their satellites; a GN (combined) talker wins.
+ * - Position from GGA, GNS or RMC, whichever comes; GLL (status A, mode not N)
+ *   gives the position of an epoch that none of those covers. Altitude and
+ *   satellites used from GGA or GNS. Several GGAs of one epoch from different
+ *   talkers (GPGGA beside GLGGA) add their satellites; a GN (combined) talker wins.
  * - DOPs and fix mode from GSA; the GSAs of one epoch (one per constellation)
  *   are merged: best mode, DOPs of the last one that carries them.
- * - Validity: every indicator seen in the current epoch must agree (RMC status
- *   and FAA mode, GGA quality, GNS modes, GSA mode), and a position must be
- *   known. GGA quality 7 (manual input) and 8 (simulator) are not fixes.
- * - The gpsd rule: a GGA, GNS or RMC whose UTC time equals the previous one of
- *   the same talker and type means the receiver's time stopped: the fix is lost
- *   until the time moves on.
+ * - Validity: every indicator seen in the current epoch must agree and at
+ *   least one must say "fix" (RMC status and FAA mode, GLL status and mode,
+ *   GGA quality 1-6, GNS modes, GSA mode 2/3), a position must be known, and
+ *   the epoch's satellites used (GGA/GNS), when given, must be 3 or more
+ *   unless a GSA of the epoch reports a 2D/3D fix (gpsd's outcome). GGA
+ *   quality 7 (manual input) and 8 (simulator) are not fixes.
+ * - The gpsd rule: a GGA, GNS, RMC or GLL whose UTC time equals the previous
+ *   one of the same talker and type means the receiver's time stopped: the fix
+ *   is lost until the time moves on.
+ * - The date follows the time of day over midnight (a jump back of more than
+ *   12 hours is the next day), so a clock stepped back a few seconds is not a
+ *   new day.
  * - The monotonic time of the last valid fix, for the channel timeout.
  *
  * An epoch is the set of sentences sharing one UTC time; it changes when a
@@ -27,8 +34,11 @@ const UNKNOWN = -1;
 const BAD = 0;
 const GOOD = 1;
 
-const TIMED_KINDS = 3; // GGA, RMC, GNS
-const kindIndex = { GGA: 0, RMC: 1, GNS: 2 } as const;
+const TIMED_KINDS = 4; // GGA, RMC, GNS, GLL
+const kindIndex = { GGA: 0, RMC: 1, GNS: 2, GLL: 3 } as const;
+/** Fewer satellites used than this make no fix (a 2D fix needs three). */
+const MIN_SATS = 3;
+const HALF_DAY_MS = 43_200_000;
 
 export interface FixTrackerOptions {
   clock: Clock;
@@ -62,6 +72,11 @@ export class FixTracker {
   private ggaFlag = UNKNOWN;
   private gnsFlag = UNKNOWN;
   private gsaFlag = UNKNOWN;
+  private gllFlag = UNKNOWN;
+  /** BAD when the epoch's satellites used are known and fewer than MIN_SATS; never GOOD. */
+  private satsFlag = UNKNOWN;
+  /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
+  private primaryPosition = false;
   private stale = false;
   private gsaEpoch = -1;
   private gsaBestMode = 0;
@@ -84,8 +99,11 @@ export class FixTracker {
     const g = this.ggaFlag;
     const n = this.gnsFlag;
     const s = this.gsaFlag;
-    if (r === BAD || g === BAD || n === BAD || s === BAD) return false;
-    return r === GOOD || g === GOOD || n === GOOD || s === GOOD;
+    const l = this.gllFlag;
+    if (r === BAD || g === BAD || n === BAD || s === BAD || l === BAD) return false;
+    // Fewer than 3 satellites used make no fix, unless a GSA of the epoch reports a 2D/3D fix.
+    if (this.satsFlag === BAD && s !== GOOD) return false;
+    return r === GOOD || g === GOOD || n === GOOD || s === GOOD || l === GOOD;
   }
 
   /** Milliseconds since the last valid fix on the monotonic clock; Infinity when none. */
@@ -99,24 +117,31 @@ export class FixTracker {
     switch (s.type) {
       case 'GGA':
         if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GGA))) break;
-        this.position(s.lat, s.lon);
+        this.position(s.lat, s.lon, true);
         if (!Number.isNaN(s.altM)) this.altM = s.altM;
         if (!Number.isNaN(s.quality)) this.ggaFlag = s.quality > 0 && s.quality < 7 ? GOOD : BAD;
         this.addSats(s.talker, s.sats);
         break;
       case 'GNS':
         if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GNS))) break;
-        this.position(s.lat, s.lon);
+        this.position(s.lat, s.lon, true);
         if (!Number.isNaN(s.altM)) this.altM = s.altM;
         if (s.modes.length > 0) this.gnsFlag = s.anyFix ? GOOD : BAD;
         this.addSats(s.talker, s.sats);
         break;
       case 'RMC': {
         if (!(timed = this.time(s.timeMs, s.talker, kindIndex.RMC))) break;
-        this.position(s.lat, s.lon);
+        this.position(s.lat, s.lon, true);
         if (!Number.isNaN(s.dateDays)) this.dateDays = s.dateDays;
         const ok = (s.status === 'A' || s.status === 'D') && s.mode !== 'N';
         if (s.status !== '') this.rmcFlag = ok ? GOOD : BAD;
+        break;
+      }
+      case 'GLL': {
+        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GLL))) break;
+        const ok = s.status === 'A' && s.mode !== 'N';
+        if (s.status !== '') this.gllFlag = ok ? GOOD : BAD;
+        if (ok && !this.primaryPosition) this.position(s.lat, s.lon, false);
         break;
       }
       case 'GSA':
@@ -137,11 +162,13 @@ export class FixTracker {
     const gn = per[1] as number; // Talkers[1] === 'GN'
     if (!Number.isNaN(gn)) {
       this.sats = gn;
+      this.satsFlag = gn < MIN_SATS ? BAD : UNKNOWN;
       return;
     }
     let sum = 0;
     for (let i = 0; i < per.length; i++) if (!Number.isNaN(per[i] as number)) sum += per[i] as number;
     this.sats = sum;
+    this.satsFlag = sum < MIN_SATS ? BAD : UNKNOWN;
   }
 
   /**
@@ -159,21 +186,28 @@ export class FixTracker {
       return false;
     }
     if (timeMs !== this.timeOfDayMs) {
-      if (!Number.isNaN(this.timeOfDayMs)) this.onEpochEnd?.(this);
+      const previous = this.timeOfDayMs;
+      if (!Number.isNaN(previous)) this.onEpochEnd?.(this);
+      // Over midnight the date moves with the time, until the next RMC brings it.
+      if (timeMs < previous - HALF_DAY_MS) this.dateDays++;
+      else if (timeMs > previous + HALF_DAY_MS) this.dateDays--;
       this.timeOfDayMs = timeMs;
       this.epochs++;
       this.stale = false;
       this.epochSats.fill(NaN);
       // Indicators belong to their epoch: a new epoch is judged on its own sentences.
-      this.rmcFlag = this.ggaFlag = this.gnsFlag = this.gsaFlag = UNKNOWN;
+      this.rmcFlag = this.ggaFlag = this.gnsFlag = this.gsaFlag = this.gllFlag = this.satsFlag = UNKNOWN;
+      this.primaryPosition = false;
     }
     return true;
   }
 
-  private position(lat: number, lon: number): void {
+  /** A known position; `primary` when it comes from GGA, GNS or RMC. */
+  private position(lat: number, lon: number, primary: boolean): void {
     if (Number.isNaN(lat) || Number.isNaN(lon)) return;
     this.lat = lat;
     this.lon = lon;
+    if (primary) this.primaryPosition = true;
   }
 
   private gsa(mode: number, pdop: number, hdop: number, vdop: number): void {

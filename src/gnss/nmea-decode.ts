@@ -7,8 +7,9 @@
  * otherwise ignored.
  */
 import { FieldReader } from './nmea-fields.js';
-import { ASCII, Talkers, newGga, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
-import type { GgaSentence, GnsSentence, GsaSentence, GsvSentence, NmeaSentence, RmcSentence } from './sentences.js';
+import { ASCII, Talkers, newGga, newGll, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
+import type { GgaSentence, GllSentence, GnsSentence, GsaSentence, GsvSentence } from './sentences.js';
+import type { NmeaSentence, RmcSentence } from './sentences.js';
 
 /** Start and end offsets of each field of the current line (field 0 is the address). */
 export interface FieldOffsets {
@@ -68,6 +69,16 @@ export function decodeRmc(r: FieldReader, f: FieldOffsets, out: RmcSentence): bo
   out.dateDays = r.dateDays(s(f, 9), e(f, 9));
   out.mode = ch(r, f, 12);
   out.navStatus = ch(r, f, 13);
+  return !r.bad;
+}
+
+/** GLL: position (1-4), then time (5), status (6) and mode (7), each absent on older receivers. */
+export function decodeGll(r: FieldReader, f: FieldOffsets, out: GllSentence): boolean {
+  if (f.count < 5) return false;
+  position(r, f, 1, out);
+  out.timeMs = r.timeOfDayMs(s(f, 5), e(f, 5));
+  out.status = ch(r, f, 6);
+  out.mode = ch(r, f, 7);
   return !r.bad;
 }
 
@@ -152,6 +163,7 @@ const RMC = code3(0x52, 0x4d, 0x43);
 const GSA = code3(0x47, 0x53, 0x41);
 const GSV = code3(0x47, 0x53, 0x56);
 const GNS = code3(0x47, 0x4e, 0x53);
+const GLL = code3(0x47, 0x4c, 0x4c);
 
 /** Decodes verified lines of one line buffer into one reused object per sentence type. */
 export class SentenceDecoder {
@@ -161,6 +173,7 @@ export class SentenceDecoder {
   private readonly gsa = newGsa();
   private readonly gsv = newGsv();
   private readonly gns = newGns();
+  private readonly gll = newGll();
 
   constructor(private readonly line: Uint8Array) {
     this.reader = new FieldReader(line);
@@ -181,6 +194,7 @@ export class SentenceDecoder {
     else if (type === GSA) ok = decodeGsa(r, f, (sentence = this.gsa));
     else if (type === GSV) ok = decodeGsv(r, f, (sentence = this.gsv));
     else if (type === GNS) ok = decodeGns(r, line, f, (sentence = this.gns));
+    else if (type === GLL) ok = decodeGll(r, f, (sentence = this.gll));
     else return undefined;
     if (!ok) return null;
     sentence.talker = Talkers[talkerIndex(line[at] as number, line[at + 1] as number)] as (typeof Talkers)[number];

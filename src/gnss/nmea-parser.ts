@@ -21,7 +21,7 @@ export interface NmeaCounters {
   delivered: number;
   /** Passed lines of a supported type with a malformed field (nothing delivered). */
   malformed: number;
-  /** Passed lines of an unsupported type (vendor sentences, GLL, VTG ...), skipped. */
+  /** Passed lines of an unsupported type (vendor sentences, VTG, ZDA ...), skipped. */
   skipped: number;
   /** Bytes outside any line (noise between sentences). */
   noiseBytes: number;
@@ -216,7 +216,7 @@ export class NmeaParser {
   private dispatch(): void {
     const sentence = this.decoder.decode(this.fields);
     if (sentence === undefined) {
-      this.counters.skipped++; // vendor ($P...), AIS (!), GLL, VTG ...
+      this.counters.skipped++; // vendor ($P...), AIS (!), VTG, ZDA ...
     } else if (sentence === null) {
       this.counters.malformed++;
     } else {

@@ -1,6 +1,6 @@
 /**
- * The typed NMEA 0183 sentences the parser delivers (GGA, RMC, GSA, GSV, GNS
- * from any talker), and the talker table.
+ * The typed NMEA 0183 sentences the parser delivers (GGA, RMC, GLL, GSA, GSV,
+ * GNS from any talker), and the talker table.
  *
  * The parser reuses one object per sentence type: a consumer reads what it
  * needs during the callback and copies what it keeps. Unknown numbers are NaN;
@@ -68,6 +68,19 @@ export interface RmcSentence extends Common {
   navStatus: string;
 }
 
+/** GLL: position, time and status (older Garmin handhelds, marine receivers). */
+export interface GllSentence extends Common {
+  readonly type: 'GLL';
+  /** UTC time of day, milliseconds; NaN when absent (some receivers send no time). */
+  timeMs: number;
+  lat: number;
+  lon: number;
+  /** 'A' valid, 'V' invalid; '' when absent. */
+  status: string;
+  /** FAA mode indicator (NMEA 2.3+); '' when absent. */
+  mode: string;
+}
+
 /** GSA: fix mode, satellites used and DOPs (one per constellation on NMEA 4.10+). */
 export interface GsaSentence extends Common {
   readonly type: 'GSA';
@@ -119,7 +132,7 @@ export interface GnsSentence extends Common {
   navStatus: string;
 }
 
-export type NmeaSentence = GgaSentence | RmcSentence | GsaSentence | GsvSentence | GnsSentence;
+export type NmeaSentence = GgaSentence | RmcSentence | GllSentence | GsaSentence | GsvSentence | GnsSentence;
 export type SentenceType = NmeaSentence['type'];
 
 /** Empty sentence objects, one per type, for the parser to reuse. */
@@ -141,6 +154,10 @@ export function newGga(): GgaSentence {
 export function newRmc(): RmcSentence {
   const r = { type: 'RMC', talker: 'GP', timeMs: NaN, dateDays: NaN, status: '', lat: NaN, lon: NaN } as const;
   return { ...r, speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '' };
+}
+
+export function newGll(): GllSentence {
+  return { type: 'GLL', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, status: '', mode: '' };
 }
 
 export function newGsa(): GsaSentence {

@@ -36,7 +36,6 @@ interface GpsdReport {
 
 /**
  * Why a report where we differ from gpsd is on purpose, or undefined.
- * - gll: gpsd takes a position from GLL; the issue's position sources are GGA, GNS and RMC.
  * - simulator: GGA quality 8 is a receiver in simulator mode, not a fix (garmin-geko201 has no fix).
  * - talker-time: gpsd's stuck-time rule compares GGA times across talkers, so GLGGA after
  *   GPGGA of the same second reads as "stuck"; ours compares per talker.
@@ -45,7 +44,6 @@ interface GpsdReport {
 function deliberate(report: GpsdReport, last: string, lastGga: string, sample: Sample): string | undefined {
   const gpsdValid = (report.mode ?? 0) >= 2;
   if (gpsdValid && report.lat === undefined && !sample.ok) return 'no-position';
-  if (gpsdValid && !sample.ok && /^\$..GLL/.test(last)) return 'gll';
   if (gpsdValid && !sample.ok && /^\$..GGA(,[^,]*){5},8,/.test(lastGga)) return 'simulator';
   if (!gpsdValid && sample.ok && /^\$GLGGA/.test(last)) return 'talker-time';
   if (!gpsdValid && sample.ok && report.lat === undefined && /^\$..GSA/.test(last)) return 'no-position';
@@ -115,8 +113,6 @@ function replay(path: string): { compared: number; positions: number; dops: numb
 const EXPECTED_DIFFERENCES: Record<string, Record<string, number>> = {
   'gnss-logs/bu353-glonass.log': { 'no-position': 2 },
   'gnss-logs/garmin-geko201.log': { simulator: 3 },
-  'gnss-logs/gp-320fw-2019-04-06-overflow.log': { gll: 1 },
-  'gnss-logs/neo-m8n.log': { gll: 1 },
   'gnss-logs/sirfstarv-nmea.log': { 'talker-time': 1 },
 };
 

@@ -97,6 +97,25 @@ describe('gnss/nmea-parser: sentences', () => {
     assert.deepEqual(b.snrDb.slice(0, 2), [NaN, 31]);
   });
 
+  it('decodes GLL with and without the NMEA 2.3 mode, and the older form without time and status', () => {
+    const { out } = parseLines(
+      '$GNGLL,4404.14066,N,12118.85481,W,171925.00,A,A*66',
+      '$GPGLL,4527.458,S,16709.165,E,225309,A*3E',
+      '$GPGLL,4916.45,N,12311.12,W*71',
+    );
+    assert.deepEqual(
+      out.map((s) => (s.type === 'GLL' ? [s.talker, s.timeMs, s.status, s.mode] : s.type)),
+      [
+        ['GN', 62_365_000, 'A', 'A'],
+        ['GP', 82_389_000, 'A', ''],
+        ['GP', NaN, '', ''],
+      ],
+    );
+    const first = out[0] as { lat: number; lon: number };
+    assert.near(first.lat, 44 + 4.14066 / 60, 1e-12);
+    assert.near(first.lon, -(121 + 18.85481 / 60), 1e-12);
+  });
+
   it('decodes GNS mode characters', () => {
     const { out } = parseLines('$GNGNS,074150.799,,,,,NNNN,00,,,0.0,,0000*63');
     const gns = out[0];
