@@ -11,6 +11,7 @@ const benches = [
   ['gnss', 'build/bench/gnss.js'],
   ['buses', 'build/bench/buses.js'],
   ['xs', 'bench/xs.mjs'],
+  ['xs-gnss', 'bench/xs-gnss.mjs'],
 ];
 
 const figures = {};

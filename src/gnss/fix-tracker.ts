@@ -126,7 +126,7 @@ export class FixTracker {
         if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GNS))) break;
         this.position(s.lat, s.lon, true);
         if (!Number.isNaN(s.altM)) this.altM = s.altM;
-        if (s.modes.length > 0) this.gnsFlag = s.anyFix ? GOOD : BAD;
+        if (s.modes !== '') this.gnsFlag = s.anyFix ? GOOD : BAD;
         this.addSats(s.talker, s.sats);
         break;
       case 'RMC': {

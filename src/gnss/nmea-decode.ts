@@ -126,26 +126,51 @@ export function decodeGsv(r: FieldReader, f: FieldOffsets, out: GsvSentence): bo
   return !r.bad;
 }
 
-/** Reuses the previous `modes` string when the bytes are the same (no allocation per sentence). */
-function modeString(buf: Uint8Array, start: number, end: number, previous: string): string {
-  if (previous.length === end - start) {
+/** The bytes of the last GNS mode field, so an unchanged field reuses its string. */
+export interface ModeCache {
+  readonly bytes: Uint8Array;
+  /** Bytes held; -1 when the last field did not fit. */
+  length: number;
+}
+
+/**
+ * The mode field as a string, reusing `previous` when its bytes are those of
+ * the last field (no allocation per sentence; bytes are compared, not string
+ * characters, since a method call on a string allocates on XS).
+ */
+function modeString(buf: Uint8Array, start: number, end: number, cache: ModeCache, previous: string): string {
+  const n = end - start;
+  if (n === cache.length) {
     let same = true;
-    for (let i = start; i < end && same; i++) same = previous.charCodeAt(i - start) === buf[i];
+    for (let i = 0; i < n && same; i++) same = cache.bytes[i] === buf[start + i];
     if (same) return previous;
   }
+  cache.length = n <= cache.bytes.length ? n : -1;
   let out = '';
-  for (let i = start; i < end; i++) out += ASCII[(buf[i] as number) & 0x7f] as string;
+  for (let i = 0; i < n; i++) {
+    const c = buf[start + i] as number;
+    if (i < cache.bytes.length) cache.bytes[i] = c;
+    out += ASCII[c & 0x7f] as string;
+  }
   return out;
 }
 
-export function decodeGns(r: FieldReader, buf: Uint8Array, f: FieldOffsets, out: GnsSentence): boolean {
+export function decodeGns(
+  r: FieldReader,
+  buf: Uint8Array,
+  f: FieldOffsets,
+  cache: ModeCache,
+  out: GnsSentence,
+): boolean {
   if (f.count < 10) return false;
   out.timeMs = r.timeOfDayMs(s(f, 1), e(f, 1));
   position(r, f, 2, out);
-  out.modes = modeString(buf, s(f, 6), e(f, 6), out.modes);
+  const start = s(f, 6);
+  const end = e(f, 6);
+  out.modes = modeString(buf, start, end, cache, out.modes);
   let anyFix = false;
-  for (let i = 0; i < out.modes.length; i++) {
-    const c = out.modes.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = buf[i] as number;
     if (c < 0x41 || c > 0x5a) r.bad = true; // mode characters are capital letters
     if (c !== 0x4e) anyFix = true; // 'N': no fix
   }
@@ -174,6 +199,7 @@ export class SentenceDecoder {
   private readonly gsv = newGsv();
   private readonly gns = newGns();
   private readonly gll = newGll();
+  private readonly modes: ModeCache = { bytes: new Uint8Array(8), length: 0 };
 
   constructor(private readonly line: Uint8Array) {
     this.reader = new FieldReader(line);
@@ -193,7 +219,7 @@ export class SentenceDecoder {
     else if (type === RMC) ok = decodeRmc(r, f, (sentence = this.rmc));
     else if (type === GSA) ok = decodeGsa(r, f, (sentence = this.gsa));
     else if (type === GSV) ok = decodeGsv(r, f, (sentence = this.gsv));
-    else if (type === GNS) ok = decodeGns(r, line, f, (sentence = this.gns));
+    else if (type === GNS) ok = decodeGns(r, line, f, this.modes, (sentence = this.gns));
     else if (type === GLL) ok = decodeGll(r, f, (sentence = this.gll));
     else return undefined;
     if (!ok) return null;

@@ -15,12 +15,16 @@ export type Talker = (typeof Talkers)[number];
 /** Index of 'other' in Talkers. */
 export const OTHER_TALKER = Talkers.length - 1;
 
-/** Talker index of two ASCII bytes, or OTHER_TALKER. */
+/** Each named talker's two letters as one number (first << 8 | second). */
+const TALKER_CODES = Uint16Array.from(Talkers.slice(0, OTHER_TALKER), (t) => (t.charCodeAt(0) << 8) | t.charCodeAt(1));
+
+/**
+ * Talker index of two ASCII bytes, or OTHER_TALKER. Numbers only: on XS a
+ * method call on a primitive string (`charCodeAt`) allocates a wrapper.
+ */
 export function talkerIndex(a: number, b: number): number {
-  for (let i = 0; i < OTHER_TALKER; i++) {
-    const t = Talkers[i] as string;
-    if (t.charCodeAt(0) === a && t.charCodeAt(1) === b) return i;
-  }
+  const code = (a << 8) | b;
+  for (let i = 0; i < OTHER_TALKER; i++) if (TALKER_CODES[i] === code) return i;
   return OTHER_TALKER;
 }
 
