@@ -1,6 +1,8 @@
 /**
  * `npm run bench:core`: the agent core's cost per sample (decode, scale,
- * transmit decision, enqueue) against a naive peer in the same run, and HTTP
+ * transmit decision, enqueue) against a naive peer in the same run (the peer
+ * is described in bench/core/cost.ts: it decides before it encodes, numeric
+ * timestamps, one JSON body per reported record), and HTTP
  * requests per second and bytes on the wire per reported record for 32
  * channels at 100 ms scan (aim: at most 2 requests per second). Last line: JSON.
  */
@@ -56,6 +58,7 @@ const wire = {
   bytesUpPerRecord: round(w.bytesUpPerRecord),
   bytesTotalPerRecord: round(w.bytesTotalPerRecord),
   naiveRequestsPerS: w.naiveRequestsPerS,
+  naiveRecordsAccepted: w.naiveRecordsAccepted,
   naiveBytesUpPerRecord: round(w.naiveBytesUpPerRecord),
   naiveBytesTotalPerRecord: round(w.naiveBytesTotalPerRecord),
   aimRequestsPerS: 2,
@@ -63,7 +66,7 @@ const wire = {
 console.log(
   `wire, 32 channels at 100 ms, every scan reported: ${wire.requestsPerS} requests/s (aim <= 2), ` +
     `${wire.bytesUpPerRecord} B up / ${wire.bytesTotalPerRecord} B both ways per record; ` +
-    `naive one-POST-per-record: ${wire.naiveRequestsPerS} requests/s, ${wire.naiveBytesUpPerRecord} B up / ` +
+    `naive one-POST-per-record (measured): ${wire.naiveRequestsPerS} requests/s (${wire.naiveRecordsAccepted} accepted), ${wire.naiveBytesUpPerRecord} B up / ` +
     `${wire.naiveBytesTotalPerRecord} B both ways per record`,
 );
 console.log(JSON.stringify({ cost, alloc, wire }));

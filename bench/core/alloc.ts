@@ -54,15 +54,19 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
   };
   scanAll(0, 20000); // first samples are reported, and the JIT optimizes the path: not measured
   const oursGcs = await countGcs(() => scanAll(20000, scans / channels));
-  const last = new Map<string, string>();
+  const inputs = Array.from({ length: channels }, (_, i) => pins.analogInput({ pin: i }));
+  const names = Array.from({ length: channels }, (_, i) => `ch${i}.reported`);
+  const lastValue = new Float64Array(channels).fill(NaN);
+  const queue: string[] = [];
   let sent = 0;
   const naive = (from: number, count: number): void => {
     for (let n = from; n < from + count; n++) {
       for (let i = 0; i < channels; i++) {
-        const record = { channel: `ch${i}.reported`, value: 1234 * 0.1 - 40, timestamp: n * 100 };
-        const text = JSON.stringify(record.value);
-        if (last.get(record.channel) !== text) sent++;
-        last.set(record.channel, text);
+        const value = inputs[i]!.read() * 0.1 - 40;
+        if (value === lastValue[i]) continue; // decide first: nothing is built for an unchanged value
+        lastValue[i] = value;
+        queue.push(JSON.stringify({ channel: names[i]!, value, timestamp: n / 10 }));
+        sent++;
       }
     }
   };
