@@ -12,6 +12,7 @@ const benches = [
   ['buses', 'build/bench/buses.js'],
   ['xs', 'bench/xs.mjs'],
   ['xs-gnss', 'bench/xs-gnss.mjs'],
+  ['xs-signalr', 'bench/xs-signalr.mjs'],
 ];
 
 const figures = {};

@@ -37,7 +37,9 @@ report('idle session (20 server Pings per Notify)', codecIdle);
 function report(name: string, c: typeof codec): void {
   console.log(
     `codec, ${name}: ${c.records} records per pass; ours ${c.oursRecordsPerS} records/s, ` +
-      `@microsoft/signalr JsonHubProtocol ${c.theirsRecordsPerS} records/s: ${c.ratio}x (aim >= 1.5x)`,
+      `@microsoft/signalr JsonHubProtocol ${c.theirsRecordsPerS} records/s: ${c.ratio}x (aim >= 1.5x); ` +
+      `split + JSON.parse alone ${c.floorRecordsPerS} records/s, so JSON.parse is ${Math.round(c.oursFloorShare * 100)} % ` +
+      `of our time and ${Math.round(c.theirsFloorShare * 100)} % of theirs (a decoder that JSON.parses every record tops out at ${(c.floorRecordsPerS / c.theirsRecordsPerS).toFixed(2)}x theirs)`,
   );
 }
 
