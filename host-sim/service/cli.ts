@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
-import { isAgentError } from '../../src/errors.js';
+import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import { startService } from './index.js';
 
@@ -94,6 +94,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(isAgentError(e) ? `service: ${e.message}` : `service: ${(e as Error).message}\n${usage}`);
+  console.error(isServiceError(e) ? `service: ${e.message}` : `service: ${(e as Error).message}\n${usage}`);
   process.exit(1);
 });

@@ -77,7 +77,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the service; resolves once it listens. A bad fixture rejects with AgentError `config.invalid`. */
+/** Starts the service; resolves once it listens. A bad fixture rejects with ServiceError `fixture`. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
   const host = options.host ?? '127.0.0.1';

@@ -4,8 +4,8 @@
  * `-`, then one or more `<integer><unit>` with units ns us µs ms s m h d w mo y,
  * largest first. Everything is resolved to Unix milliseconds.
  */
-import type { WireObject } from '../../src/config/fields.js';
-import { badRequest } from './http/problem.js';
+import { badRequest } from './errors.js';
+import type { JsonObject } from './wire.js';
 
 const unitMs: Readonly<Record<string, number>> = {
   ns: 1e-6,
@@ -124,7 +124,7 @@ export function toWireSeconds(ms: number): number {
 }
 
 /** A write entry's `timestamp` (spec 4.6-4.7: Unix seconds or ISO 8601) in integer Unix ms; `nowMs` when absent. */
-export function writeTimestamp(entry: WireObject, at: string, nowMs: number): number {
+export function writeTimestamp(entry: JsonObject, at: string, nowMs: number): number {
   const t = entry['timestamp'];
   if (t === undefined || t === null) return Math.round(nowMs);
   if (typeof t === 'string' && /^-/.test(t)) throw badRequest(`${at}.timestamp: expected Unix seconds or ISO 8601`);

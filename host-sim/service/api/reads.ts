@@ -4,17 +4,17 @@
  * now), raw or in `windowPeriod` windows with the series' `aggregated`; and
  * `read/last` with the series' `aggregatedLast` (start unbounded by default).
  */
-import type { Aggregate, LastAggregate } from '../../../src/config/model.js';
 import { aggregateLast, aggregateSeries, aggregateWindows, type AggregatedPoint } from '../aggregate.js';
 import type { Device, Product } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest } from '../http/problem.js';
+import { badRequest } from '../errors.js';
 import type { Params } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import type { Series } from '../store/storage.js';
 import { parseTime, parseWindowPeriod, toWireSeconds } from '../time.js';
 import { concreteNames, type Selection } from './names.js';
 import { resolveReadDevices } from './resolve.js';
+import type { Aggregate, LastAggregate } from '../wire.js';
 
 export interface SeriesKind {
   /** `channel` for states, `metric` for measurements. */

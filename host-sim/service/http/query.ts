@@ -3,8 +3,8 @@
  * parameter. Array parameters repeat the key or carry one comma-separated value
  * (decisions 6). Exclusive pairs (`device`/`entity`) are checked here.
  */
-import { isObject, type WireObject } from '../../../src/config/fields.js';
-import { badRequest } from './problem.js';
+import { badRequest } from '../errors.js';
+import { isObject, type JsonObject as WireObject } from '../wire.js';
 
 /** A uniform view of request parameters, from a query string or a JSON body. */
 export interface Params {

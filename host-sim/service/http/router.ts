@@ -5,9 +5,9 @@
  * Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AgentError } from '../../../src/errors.js';
 import type { Principal, TokenTable } from '../auth.js';
-import { badRequest, notFound, sendProblem, statusOf } from './problem.js';
+import { badRequest, notFound, ServiceError } from '../errors.js';
+import { sendProblem, statusOf } from './problem.js';
 import { bodyParams, queryParams, type Params } from './query.js';
 
 /** Largest accepted request body (decisions 6: 413 above 1 MiB). */
@@ -30,7 +30,7 @@ type Method = 'GET' | 'POST';
 /** Reads the body up to `maxBodyBytes`; rejects with 413 beyond (the rest is drained, not stored). */
 function readBody(req: IncomingMessage): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBodyBytes) return Promise.reject(new AgentError('too-large', `body over ${maxBodyBytes} bytes`));
+  if (declared > maxBodyBytes) return Promise.reject(new ServiceError('too-large', `body over ${maxBodyBytes} bytes`));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -39,7 +39,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size <= maxBodyBytes) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > maxBodyBytes) reject(new AgentError('too-large', `body over ${maxBodyBytes} bytes`));
+      if (size > maxBodyBytes) reject(new ServiceError('too-large', `body over ${maxBodyBytes} bytes`));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);
@@ -91,7 +91,7 @@ export class Router {
       if (!handler) {
         const allow = Object.keys(entry).join(', ');
         req.resume();
-        sendProblem(res, new AgentError('http.status', `${req.method} not allowed; use ${allow}`, { status: 405 }), {
+        sendProblem(res, new ServiceError('method', `${req.method} not allowed; use ${allow}`), {
           Allow: allow,
         });
         return;

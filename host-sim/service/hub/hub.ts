@@ -8,13 +8,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { isObject } from '../../../src/config/fields.js';
-import { AgentError, isAgentError } from '../../../src/errors.js';
-import { Hub as HubWire, Paths } from '../../../src/wire.js';
 import { applyProperties, parsePropertyValues } from '../api/properties.js';
 import type { Device } from '../catalog.js';
 import type { Notifier, ServiceContext } from '../context.js';
-import { badRequest, forbidden, statusOf, unauthorized } from '../http/problem.js';
+import { badRequest, forbidden, isServiceError, ServiceError, unauthorized, type ServiceErrorCode } from '../errors.js';
+import { statusOf } from '../http/problem.js';
+import { HubNames as HubWire, HubPaths, isObject } from '../wire.js';
 import type { Router } from '../http/router.js';
 import { ConnectionTokens } from './connection-tokens.js';
 import { HubConnection } from './connection.js';
@@ -72,7 +71,7 @@ export class PropertiesHub implements Notifier {
   addNegotiateRoute(router: Router): void {
     router.add(
       'POST',
-      Paths.hubNegotiate,
+      HubPaths.negotiate,
       (c) => {
         if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
         const v = c.params.string('negotiateVersion') ?? '0';
@@ -92,17 +91,17 @@ export class PropertiesHub implements Notifier {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
-      if (url.pathname !== Paths.hub) throw reject(404, `no hub at ${url.pathname}`);
+      if (url.pathname !== HubPaths.hub) throw reject('not-found', `no hub at ${url.pathname}`);
       if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
       if (this.connections.size >= this.o.maxConnections) {
         this.refusedFull++;
-        throw reject(503, `hub full: ${this.o.maxConnections} connections`);
+        throw reject('unavailable', `hub full: ${this.o.maxConnections} connections`);
       }
       const principal = this.s.tokens.authenticate(req, url.searchParams.get('access_token'));
       const id = url.searchParams.get('id');
       const outcome = id === null ? 'unknown' : this.tokens.redeem(id, principal.token);
-      if (outcome === 'other-token') throw reject(403, 'Forbidden');
-      if (outcome !== 'ok') throw reject(404, 'No Connection with that ID');
+      if (outcome === 'other-token') throw reject('forbidden', 'Forbidden');
+      if (outcome !== 'ok') throw reject('not-found', 'No Connection with that ID');
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const connection = new HubConnection(ws, principal, id as string, {
           ...this.o,
@@ -139,7 +138,7 @@ export class PropertiesHub implements Notifier {
     try {
       return applyProperties(this.s, device, parsePropertyValues(arg['values']), connection);
     } catch (e) {
-      if (!isAgentError(e)) throw e;
+      if (!isServiceError(e)) throw e;
       throw new Error(HubErrors.hubException(HubWire.setProperties, e.message));
     }
   }
@@ -158,12 +157,12 @@ const reasons: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
 };
 
-function reject(status: number, text: string): AgentError {
-  return new AgentError('http.status', text, { status });
+function reject(code: ServiceErrorCode, text: string): ServiceError {
+  return new ServiceError(code, text);
 }
 
 /** The `refuseWith` fault switch as an error. */
-function refusal(status: 401 | 403): AgentError {
+function refusal(status: 401 | 403): ServiceError {
   return status === 401
     ? unauthorized('refused by the refuseWith fault switch')
     : forbidden('refused by the refuseWith fault switch');

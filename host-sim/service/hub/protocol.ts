@@ -3,8 +3,7 @@
  * message validation, and the error texts of the ASP.NET Core SignalR server
  * (without detailed errors), so that clients see what the real service sends.
  */
-import { isObject } from '../../../src/config/fields.js';
-import { HubMessageType as T } from '../../../src/wire.js';
+import { HubMessageType as T, isObject } from '../wire.js';
 
 /** Completion errors as the .NET server words them. */
 export const HubErrors = {
