@@ -49,6 +49,10 @@ export interface ServiceOptions {
     connectionTokenTtlMs?: number;
     /** Open hub connections at most (default 1000); beyond, the upgrade answers 503. */
     maxConnections?: number;
+    /** Open hub connections of one access token at most (default 8); beyond, its upgrade answers 503. */
+    maxConnectionsPerToken?: number;
+    /** Outstanding negotiate tokens of one access token (default 16); beyond, its own oldest is dropped. */
+    maxPendingPerToken?: number;
   };
   /** Default: silent. */
   log?: (line: string) => void;
@@ -90,6 +94,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     maxMessageBytes: options.hub?.maxMessageBytes ?? 32 * 1024,
     connectionTokenTtlMs: options.hub?.connectionTokenTtlMs ?? 30_000,
     maxConnections: options.hub?.maxConnections ?? 1000,
+    maxConnectionsPerToken: options.hub?.maxConnectionsPerToken ?? 8,
+    maxPendingPerToken: options.hub?.maxPendingPerToken ?? 16,
   });
   context.notifier = hub;
 

@@ -45,3 +45,23 @@ export const HubNames = {
   notifyStates: 'states',
   notifyProperties: 'properties',
 } as const;
+
+/** Deepest nesting of arrays and objects accepted in a request body or hub message. */
+export const maxJsonDepth = 32;
+
+/**
+ * True when `value` nests arrays/objects deeper than `limit` (a scalar is depth
+ * 0, `{}` depth 1). Iterative, so a hostile document cannot overflow the stack.
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

@@ -46,7 +46,7 @@ describe('service storage (SQLite)', () => {
     s.states.write([p('x', 20, 3)]);
     assert.deepEqual(s.states.latest('d', ['x'], 0), [p('x', 20, 3)]);
     assert.deepEqual(
-      s.states.range('d', 'x', 0, 100).map((q) => q.value),
+      s.states.range('d', 'x', 0, 100, 1000).map((q) => q.value),
       [0, 1, 3],
     );
     assert.deepEqual(
@@ -78,9 +78,14 @@ describe('service storage (SQLite)', () => {
           try {
             const stopMs = startMs + 60_000;
             storage.states.write(rows.map((r) => p('x', r.ts, r.v)));
-            const reference = aggregateSeries(storage.states.range('d', 'x', startMs, stopMs), fn, windowMs, stopMs);
+            const reference = aggregateSeries(
+              storage.states.range('d', 'x', startMs, stopMs, 1e6),
+              fn,
+              windowMs,
+              stopMs,
+            );
             const fromDb = aggregateWindows(
-              storage.states.windowStats('d', 'x', startMs, stopMs, windowMs),
+              storage.states.windowStats('d', 'x', startMs, stopMs, windowMs, 1e6),
               fn,
               windowMs,
               stopMs,

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal, TokenTable } from '../auth.js';
 import { badRequest, notFound, ServiceError } from '../errors.js';
+import { maxJsonDepth, nestedDeeperThan } from '../wire.js';
 import { sendProblem, statusOf } from './problem.js';
 import { bodyParams, queryParams, type Params } from './query.js';
 
@@ -48,11 +49,14 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') throw badRequest('body: expected a JSON object, got an empty body');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw badRequest(`body: malformed JSON (${(e as Error).message})`);
   }
+  if (nestedDeeperThan(value, maxJsonDepth)) throw badRequest(`body: JSON nested deeper than ${maxJsonDepth} levels`);
+  return value;
 }
 
 export class Router {

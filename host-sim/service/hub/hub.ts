@@ -26,6 +26,10 @@ export interface HubOptions {
   maxMessageBytes: number;
   connectionTokenTtlMs: number;
   maxConnections: number;
+  /** Open connections of one access token at most; beyond, its upgrade answers 503. */
+  maxConnectionsPerToken: number;
+  /** Outstanding negotiate tokens of one access token at most (its oldest is dropped beyond). */
+  maxPendingPerToken: number;
 }
 
 /** Test controls of the hub (see `HubControl` in index.ts). */
@@ -42,7 +46,7 @@ export class PropertiesHub implements Notifier {
     private readonly s: ServiceContext,
     private readonly o: HubOptions,
   ) {
-    this.tokens = new ConnectionTokens(s.now, o.connectionTokenTtlMs);
+    this.tokens = new ConnectionTokens(s.now, o.connectionTokenTtlMs, o.maxPendingPerToken);
     // The record limit is enforced by the decoder (with a Close message); this only bounds memory.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes * 4 + 1024 });
   }
@@ -57,6 +61,13 @@ export class PropertiesHub implements Notifier {
       if (c === except) continue;
       if (c.principal.role === 'admin' || c.principal.device === device.uid) c.invokeClient(HubWire.notify, [argument]);
     }
+  }
+
+  /** Open connections of one access token. */
+  openFor(accessToken: string): number {
+    let n = 0;
+    for (const c of this.connections) if (c.principal.token === accessToken) n++;
+    return n;
   }
 
   dropAll(): void {
@@ -98,6 +109,10 @@ export class PropertiesHub implements Notifier {
         throw reject('unavailable', `hub full: ${this.o.maxConnections} connections`);
       }
       const principal = this.s.tokens.authenticate(req, url.searchParams.get('access_token'));
+      if (this.openFor(principal.token) >= this.o.maxConnectionsPerToken) {
+        this.refusedFull++;
+        throw reject('unavailable', `this access token has ${this.o.maxConnectionsPerToken} hub connections open`);
+      }
       const id = url.searchParams.get('id');
       const outcome = id === null ? 'unknown' : this.tokens.redeem(id, principal.token);
       if (outcome === 'other-token') throw reject('forbidden', 'Forbidden');

@@ -53,7 +53,7 @@ class SqliteSeries implements Series {
     );
     const cols = 'name, ts, tag, v';
     this.selectRange = db
-      .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? AND ts >= ? AND ts < ? ORDER BY ts`)
+      .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?`)
       .raw();
     this.selectLatestAll = db.prepare(`SELECT ${cols} FROM ${last} WHERE device = ? AND ts >= ? ORDER BY name`).raw();
     this.selectLatestNamed = db
@@ -72,6 +72,7 @@ class SqliteSeries implements Series {
            SELECT CAST(ts / :w AS INTEGER) AS win, COUNT(*) AS n, SUM(tag = 'n') AS nn, AVG(v) AS mean, MIN(v) AS mn, MAX(v) AS mx,
                   MAX(ts) AS lastTs
            FROM ${table} WHERE device = :device AND name = :name AND ts >= :start AND ts < :stop GROUP BY win
+           ORDER BY win LIMIT :limit
          ) AS g JOIN ${table} AS s ON s.device = :device AND s.name = :name AND s.ts = g.lastTs ORDER BY g.win`,
       )
       .raw();
@@ -88,8 +89,8 @@ class SqliteSeries implements Series {
     if (points.length > 0) this.writeAll(points);
   }
 
-  range(device: string, name: string, startMs: number, stopMs: number): Point[] {
-    return (this.selectRange.all(device, name, startMs, stopMs) as Row[]).map((r) => decode(device, r));
+  range(device: string, name: string, startMs: number, stopMs: number, limit: number): Point[] {
+    return (this.selectRange.all(device, name, startMs, stopMs, limit) as Row[]).map((r) => decode(device, r));
   }
 
   latest(device: string, names: readonly string[] | null, startMs: number): Point[] {
@@ -109,8 +110,15 @@ class SqliteSeries implements Series {
     return this.selectNames.all(device) as string[];
   }
 
-  windowStats(device: string, name: string, startMs: number, stopMs: number, windowMs: number): WindowStats[] {
-    const rows = this.selectWindows.all({ w: windowMs, device, name, start: startMs, stop: stopMs }) as [
+  windowStats(
+    device: string,
+    name: string,
+    startMs: number,
+    stopMs: number,
+    windowMs: number,
+    limit: number,
+  ): WindowStats[] {
+    const rows = this.selectWindows.all({ w: windowMs, device, name, start: startMs, stop: stopMs, limit }) as [
       number,
       number,
       number,

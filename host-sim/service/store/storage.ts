@@ -26,8 +26,8 @@ export interface Series {
    * timestamp as a stored one replaces it (a retried batch is idempotent).
    */
   write(points: readonly Point[]): void;
-  /** Points of one series with startMs <= ts < stopMs, oldest first. */
-  range(device: string, name: string, startMs: number, stopMs: number): Point[];
+  /** Points of one series with startMs <= ts < stopMs, oldest first, at most `limit`. */
+  range(device: string, name: string, startMs: number, stopMs: number, limit: number): Point[];
   /** The latest point of each named series (all series when `names` is null) with ts >= startMs. */
   latest(device: string, names: readonly string[] | null, startMs: number): Point[];
   /** The `count` newest points of one series, newest first. */
@@ -36,9 +36,17 @@ export interface Series {
   names(device: string): string[];
   /**
    * Per-window statistics of one series over [startMs, stopMs) with windows of
-   * `windowMs` aligned to the epoch, computed by the database (startMs >= 0).
+   * `windowMs` aligned to the epoch, computed by the database (startMs >= 0);
+   * the oldest `limit` non-empty windows.
    */
-  windowStats(device: string, name: string, startMs: number, stopMs: number, windowMs: number): WindowStats[];
+  windowStats(
+    device: string,
+    name: string,
+    startMs: number,
+    stopMs: number,
+    windowMs: number,
+    limit: number,
+  ): WindowStats[];
 }
 
 /** One window of `Series.windowStats`; min/max/mean are meaningful only when `numeric === count`. */
