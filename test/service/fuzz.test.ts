@@ -95,7 +95,9 @@ const body = fc.oneof(
   ),
 );
 
-describe('service under random input', () => {
+describe('service under random input', function () {
+  // A few hundred requests each: bounded by runs, not by mocha's default 2 s on a shared machine.
+  this.timeout(30_000);
   const t = useTestService({}, { once: true });
   before(async () => {
     await t.post(Paths.statesWrite, {
