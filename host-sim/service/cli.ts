@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   if (values.host === '0.0.0.0')
     for (const a of lanAddresses()) console.log(`  on the LAN: ${tls ? 'https' : 'http'}://${a}:${service.port}`);
   console.log(`  fixture ${values.fixture}, database ${values.db}`);
-  console.log('  tokens:');
+  console.log('  tokens (from the fixture: test credentials of this local service, not secrets):');
   for (const t of fixture.tokens) {
     const who =
       t.role === 'admin' ? 'admin' : `device ${fixture.devices.find((d) => d.uid === t.device)?.key ?? t.device}`;

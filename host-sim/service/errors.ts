@@ -19,8 +19,8 @@ export type ServiceErrorCode =
   | 'too-large'
   /** 503: a bounded resource (hub slots) is full. */
   | 'unavailable'
-  /** The fixture (seed file) is invalid; the service does not start. */
-  | 'fixture';
+  /** The fixture (seed file) or an option is invalid; the service does not start. */
+  | 'config';
 
 const statusByCode: Readonly<Record<ServiceErrorCode, number>> = {
   invalid: 400,
@@ -30,7 +30,7 @@ const statusByCode: Readonly<Record<ServiceErrorCode, number>> = {
   method: 405,
   'too-large': 413,
   unavailable: 503,
-  fixture: 500,
+  config: 500,
 };
 
 export class ServiceError extends Error {

@@ -2,7 +2,7 @@
  * The local service's seed file (decisions.md section 7): products with their
  * buses, channels and metrics, locations, devices with properties, relations
  * and tokens. `validateFixture` turns `unknown` JSON into a `Fixture` or throws
- * ServiceError `fixture` naming the offending field by its path.
+ * ServiceError `config` naming the offending field by its path.
  *
  * Channels and buses are kept as raw objects: `channels/list` serves them as
  * written, so a fixture may carry deliberately bad channels for agent tests.
@@ -67,7 +67,7 @@ export interface Fixture {
 
 function fail(field: string, expected: string, value: unknown): never {
   const shown = value === undefined ? 'missing' : JSON.stringify(value);
-  throw new ServiceError('fixture', `${field}: expected ${expected}, got ${shown}`);
+  throw new ServiceError('config', `${field}: expected ${expected}, got ${shown}`);
 }
 function asObject(value: unknown, field: string): WireObject {
   if (!isObject(value)) fail(field, 'an object', value);
@@ -102,7 +102,7 @@ function at<T>(path: string, read: () => T): T {
     return read();
   } catch (e) {
     if (!isServiceError(e)) throw e;
-    throw new ServiceError('fixture', path === '' ? e.message : `${path}.${e.message}`);
+    throw new ServiceError('config', path === '' ? e.message : `${path}.${e.message}`);
   }
 }
 
@@ -136,9 +136,9 @@ function properties(o: WireObject): Record<string, PropertyValue> {
   const out: Record<string, PropertyValue> = {};
   if (o['properties'] === undefined) return out;
   for (const [name, value] of Object.entries(asObject(o['properties'], 'properties'))) {
-    if (!PropertyNamePattern.test(name)) throw new ServiceError('fixture', `properties.${name}: bad name`);
+    if (!PropertyNamePattern.test(name)) throw new ServiceError('config', `properties.${name}: bad name`);
     if (typeof value !== 'boolean' && typeof value !== 'string' && typeof value !== 'number') {
-      throw new ServiceError('fixture', `properties.${name}: expected a boolean, number or string`);
+      throw new ServiceError('config', `properties.${name}: expected a boolean, number or string`);
     }
     out[name] = value;
   }
@@ -147,7 +147,7 @@ function properties(o: WireObject): Record<string, PropertyValue> {
 
 function token(o: WireObject): FixtureToken {
   const role = optEnum(o, 'role', ['admin', 'device'] as const);
-  if (role === undefined) throw new ServiceError('fixture', 'role: expected one of admin, device');
+  if (role === undefined) throw new ServiceError('config', 'role: expected one of admin, device');
   if (role === 'admin') return { token: reqString(o, 'token'), role };
   return { token: reqString(o, 'token'), role, device: reqString(o, 'device') };
 }
@@ -156,7 +156,7 @@ function token(o: WireObject): FixtureToken {
 function crossCheck(f: Fixture): void {
   const uids = new Set<string>();
   const add = (path: string, uid: string): void => {
-    if (uids.has(uid)) throw new ServiceError('fixture', `fixture ${path}.uid: duplicate "${uid}"`);
+    if (uids.has(uid)) throw new ServiceError('config', `fixture ${path}.uid: duplicate "${uid}"`);
     uids.add(uid);
   };
   f.products.forEach((p, i) => add(`products[${i}]`, p.uid));
@@ -165,32 +165,32 @@ function crossCheck(f: Fixture): void {
   const keys = new Set<string>();
   f.devices.forEach((d, i) => {
     if (!f.products.some((p) => p.uid === d.product)) {
-      throw new ServiceError('fixture', `fixture devices[${i}].product: unknown product "${d.product}"`);
+      throw new ServiceError('config', `fixture devices[${i}].product: unknown product "${d.product}"`);
     }
-    if (keys.has(d.key)) throw new ServiceError('fixture', `fixture devices[${i}].key: duplicate "${d.key}"`);
+    if (keys.has(d.key)) throw new ServiceError('config', `fixture devices[${i}].key: duplicate "${d.key}"`);
     keys.add(d.key);
   });
   f.relations.forEach((r, i) => {
     for (const field of ['entity', 'parent'] as const) {
       if (!uids.has(r[field])) {
-        throw new ServiceError('fixture', `fixture relations[${i}].${field}: unknown entity "${r[field]}"`);
+        throw new ServiceError('config', `fixture relations[${i}].${field}: unknown entity "${r[field]}"`);
       }
     }
   });
   f.tokens.forEach((t, i) => {
     if (t.role === 'device' && !f.devices.some((d) => d.uid === t.device)) {
-      throw new ServiceError('fixture', `fixture tokens[${i}].device: unknown device "${t.device}"`);
+      throw new ServiceError('config', `fixture tokens[${i}].device: unknown device "${t.device}"`);
     }
   });
 }
 
-/** Validates parsed fixture JSON; throws ServiceError `fixture` naming the field by its path. */
+/** Validates parsed fixture JSON; throws ServiceError `config` naming the field by its path. */
 export function validateFixture(value: unknown): Fixture {
   try {
     return readFixture(value);
   } catch (e) {
     if (!isServiceError(e)) throw e;
-    throw new ServiceError('fixture', e.message.startsWith('fixture') ? e.message : `fixture ${e.message}`);
+    throw new ServiceError('config', e.message.startsWith('fixture') ? e.message : `fixture ${e.message}`);
   }
 }
 
@@ -224,13 +224,13 @@ export function loadFixture(path: string): Fixture {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ServiceError('fixture', `fixture ${path}: cannot read (${(e as Error).message})`, { cause: e });
+    throw new ServiceError('config', `fixture ${path}: cannot read (${(e as Error).message})`, { cause: e });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new ServiceError('fixture', `fixture ${path}: not JSON (${(e as Error).message})`, { cause: e });
+    throw new ServiceError('config', `fixture ${path}: not JSON (${(e as Error).message})`, { cause: e });
   }
   return validateFixture(json);
 }

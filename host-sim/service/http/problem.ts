@@ -13,14 +13,16 @@ const titles: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
 /** The HTTP status for a thrown value. */
 export function statusOf(e: unknown): number {
-  if (!isServiceError(e) || e.code === 'fixture') return 500;
+  if (!isServiceError(e) || e.code === 'config') return 500;
   return e.status;
 }
 

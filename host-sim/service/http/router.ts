@@ -21,11 +21,27 @@ export interface RequestContext {
   params: Params;
   /** Unix ms at the moment the request arrived (the injected clock). */
   nowMs: number;
-  /** `http://host:port` as the client addressed the service (for `link`). */
+  /** The service's public base URL (for `link`): configured, or the listening address; never the `Host` header. */
   baseUrl: string;
 }
 
 export type Handler = (ctx: RequestContext) => unknown;
+
+/**
+ * Serves what is not the API: every path outside `/api/` and `/hubs/` (for
+ * example a dashboard at `/`). It owns the response; a throw is a logged 500.
+ */
+export type FallbackHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** Whether a path belongs to the API (routes or their 404/405 problems), not to the fallback. */
+export function isApiPath(pathname: string): boolean {
+  return pathname.startsWith('/api/') || pathname.startsWith('/hubs/') || pathname === '/openapi.json';
+}
+
+/** A request URL for logs: query values that may carry secrets (tokens) replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:id|access_token|token)=)[^&]*/gi, '$1***');
+}
 type Method = 'GET' | 'POST';
 
 /** Reads the body up to `maxBodyBytes`; rejects with 413 beyond (the rest is drained, not stored). */
@@ -63,11 +79,15 @@ export class Router {
   private readonly routes = new Map<string, Partial<Record<Method, Handler>>>();
   private readonly queryOnPost = new Set<string>();
 
+  /** Set once the server listens (the listening address) unless a public URL was configured. */
+  baseUrl = '';
+
   constructor(
     private readonly tokens: TokenTable,
     private readonly now: () => number,
-    private readonly fallbackBaseUrl: string,
-    private readonly log: (line: string) => void,
+    /** Where every 500 is logged with its cause, whatever the log level. */
+    private readonly logError: (line: string) => void,
+    private readonly fallback?: FallbackHandler,
   ) {}
 
   /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
@@ -84,10 +104,12 @@ export class Router {
     const nowMs = this.now();
     res.setHeader('Date', new Date(nowMs).toUTCString());
     try {
-      const host = req.headers.host;
-      const scheme = 'encrypted' in req.socket ? 'https' : 'http';
-      const baseUrl = host ? `${scheme}://${host}` : this.fallbackBaseUrl;
-      const url = new URL(req.url ?? '/', baseUrl);
+      const baseUrl = this.baseUrl;
+      const url = new URL(req.url ?? '/', 'http://service.invalid');
+      if (this.fallback !== undefined && !isApiPath(url.pathname)) {
+        await this.fallback(req, res);
+        return;
+      }
       const entry = this.routes.get(url.pathname);
       if (!entry) throw notFound(`no route ${url.pathname}`);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -115,12 +137,18 @@ export class Router {
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (e) {
+      if (statusOf(e) === 500) {
+        const cause = e instanceof Error ? (e.stack ?? e.message) : String(e);
+        this.logError(`service: ${req.method} ${redactUrl(req.url ?? '')} answered 500: ${cause}`);
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       if (!req.complete) {
         res.setHeader('Connection', 'close');
         req.resume();
       }
-      if (statusOf(e) === 500)
-        this.log(`service: ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
       sendProblem(res, e);
     }
   }

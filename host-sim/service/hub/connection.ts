@@ -36,6 +36,7 @@ export class HubConnection {
   constructor(
     private readonly ws: WebSocket,
     readonly principal: Principal,
+    /** A name for logs (never the connection token). */
     readonly id: string,
     private readonly o: ConnectionOptions,
   ) {

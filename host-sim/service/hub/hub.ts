@@ -39,6 +39,7 @@ export class PropertiesHub implements Notifier {
   private readonly tokens: ConnectionTokens;
   private readonly wss: WebSocketServer;
   private nextId = 0;
+  private nextLabel = 0;
   /** Upgrades refused because `maxConnections` were open. */
   refusedFull = 0;
 
@@ -118,7 +119,9 @@ export class PropertiesHub implements Notifier {
       if (outcome === 'other-token') throw reject('forbidden', 'Forbidden');
       if (outcome !== 'ok') throw reject('not-found', 'No Connection with that ID');
       this.wss.handleUpgrade(req, socket, head, (ws) => {
-        const connection = new HubConnection(ws, principal, id as string, {
+        // Logs name the connection by a counter: the connection token is a secret until it expires.
+        const label = `h${++this.nextLabel}`;
+        const connection = new HubConnection(ws, principal, label, {
           ...this.o,
           faults: this.faults,
           log: this.s.log,
@@ -126,7 +129,7 @@ export class PropertiesHub implements Notifier {
           onClosed: (conn) => this.connections.delete(conn),
         });
         this.connections.add(connection);
-        this.s.log(`hub: connection ${id} open (${principal.role})`);
+        this.s.log(`hub: connection ${label} open (${principal.role})`);
       });
     } catch (e) {
       const status = statusOf(e);
