@@ -1,6 +1,6 @@
 /**
  * The storage port of the local service: two time series (states, measurements)
- * with a maintained latest-value table each, plus the persisted catalog. The
+ * with the newest point of each series at hand, plus the persisted catalog. The
  * SQLite implementation is `sqlite-storage.ts`; tests use it on `:memory:`.
  */
 
@@ -32,7 +32,7 @@ export interface Series {
   latest(device: string, names: readonly string[] | null, startMs: number): Point[];
   /** The `count` newest points of one series, newest first. */
   newest(device: string, name: string, count: number): Point[];
-  /** The names stored for a device (from the latest-value table). */
+  /** The names stored for a device, sorted. */
   names(device: string): string[];
   /**
    * Per-window statistics of one series over [startMs, stopMs) with windows of
