@@ -7,7 +7,7 @@
  * and a window yields the last derivative in it. A window holding a non-numeric
  * value (string, boolean, object, error) falls back to `last`.
  */
-import type { Aggregate, LastAggregate } from '../../src/config/model.js';
+import type { Aggregate, LastAggregate } from './wire.js';
 import type { Point, WindowStats } from './store/storage.js';
 
 export interface AggregatedPoint {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FixtureToken } from './fixture.js';
-import { forbidden, unauthorized } from './http/problem.js';
+import { forbidden, unauthorized } from './errors.js';
 
 export type Principal = { role: 'admin'; token: string } | { role: 'device'; token: string; device: string };
 

@@ -4,8 +4,7 @@
  * parts (device/product details, properties, relations) are snapshotted through
  * `onChange` so that they survive a restart together with the stored data.
  */
-import type { WireObject } from '../../src/config/fields.js';
-import type { Aggregate, LastAggregate } from '../../src/config/model.js';
+import type { Aggregate, JsonObject as WireObject, LastAggregate } from './wire.js';
 import type { Fixture, PropertyValue } from './fixture.js';
 
 export type EntityKind = 'product' | 'location' | 'device';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
-import { isAgentError } from '../../src/errors.js';
+import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import { startService } from './index.js';
 
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   if (values.host === '0.0.0.0')
     for (const a of lanAddresses()) console.log(`  on the LAN: ${tls ? 'https' : 'http'}://${a}:${service.port}`);
   console.log(`  fixture ${values.fixture}, database ${values.db}`);
-  console.log('  tokens:');
+  console.log('  tokens (from the fixture: test credentials of this local service, not secrets):');
   for (const t of fixture.tokens) {
     const who =
       t.role === 'admin' ? 'admin' : `device ${fixture.devices.find((d) => d.uid === t.device)?.key ?? t.device}`;
@@ -94,6 +94,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(isAgentError(e) ? `service: ${e.message}` : `service: ${(e as Error).message}\n${usage}`);
+  console.error(isServiceError(e) ? `service: ${e.message}` : `service: ${(e as Error).message}\n${usage}`);
   process.exit(1);
 });

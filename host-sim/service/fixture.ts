@@ -2,7 +2,7 @@
  * The local service's seed file (decisions.md section 7): products with their
  * buses, channels and metrics, locations, devices with properties, relations
  * and tokens. `validateFixture` turns `unknown` JSON into a `Fixture` or throws
- * AgentError `config.invalid` naming the offending field by its path.
+ * ServiceError `config` naming the offending field by its path.
  *
  * Channels and buses are kept as raw objects: `channels/list` serves them as
  * written, so a fixture may carry deliberately bad channels for agent tests.
@@ -10,10 +10,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { AgentError, isAgentError } from '../../src/errors.js';
-import { asArray, asObject, optBoolean, optEnum, reqString, type WireObject } from '../../src/config/fields.js';
-import { Aggregates, LastAggregates, PropertyNamePattern } from '../../src/wire.js';
-import type { Aggregate, LastAggregate } from '../../src/config/model.js';
+import { isServiceError, ServiceError } from './errors.js';
+import {
+  Aggregates,
+  isObject,
+  LastAggregates,
+  PropertyNamePattern,
+  type Aggregate,
+  type JsonObject as WireObject,
+  type LastAggregate,
+} from './wire.js';
 
 /** The demo fixture in the source tree (this module runs from build/host-sim/service). */
 export const demoFixturePath = fileURLToPath(new URL('../../../host-sim/service/fixtures/demo.json', import.meta.url));
@@ -59,13 +65,44 @@ export interface Fixture {
   tokens: FixtureToken[];
 }
 
+function fail(field: string, expected: string, value: unknown): never {
+  const shown = value === undefined ? 'missing' : JSON.stringify(value);
+  throw new ServiceError('config', `${field}: expected ${expected}, got ${shown}`);
+}
+function asObject(value: unknown, field: string): WireObject {
+  if (!isObject(value)) fail(field, 'an object', value);
+  return value;
+}
+function asArray(value: unknown, field: string): readonly unknown[] {
+  if (!Array.isArray(value)) fail(field, 'an array', value);
+  return value;
+}
+function reqString(o: WireObject, field: string): string {
+  const v = o[field];
+  if (typeof v !== 'string') fail(field, 'a string', v);
+  return v;
+}
+function optBoolean(o: WireObject, field: string): boolean | undefined {
+  const v = o[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') fail(field, 'a boolean', v);
+  return v;
+}
+function optEnum<T extends string>(o: WireObject, field: string, values: readonly T[]): T | undefined {
+  const v = o[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
+    fail(field, `one of ${values.join(', ')}`, v);
+  return v as T;
+}
+
 /** Runs `read` and prefixes any validation error with the JSON path `path`. */
 function at<T>(path: string, read: () => T): T {
   try {
     return read();
   } catch (e) {
-    if (!isAgentError(e)) throw e;
-    throw new AgentError('config.invalid', path === '' ? e.message : `${path}.${e.message}`);
+    if (!isServiceError(e)) throw e;
+    throw new ServiceError('config', path === '' ? e.message : `${path}.${e.message}`);
   }
 }
 
@@ -99,9 +136,9 @@ function properties(o: WireObject): Record<string, PropertyValue> {
   const out: Record<string, PropertyValue> = {};
   if (o['properties'] === undefined) return out;
   for (const [name, value] of Object.entries(asObject(o['properties'], 'properties'))) {
-    if (!PropertyNamePattern.test(name)) throw new AgentError('config.invalid', `properties.${name}: bad name`);
+    if (!PropertyNamePattern.test(name)) throw new ServiceError('config', `properties.${name}: bad name`);
     if (typeof value !== 'boolean' && typeof value !== 'string' && typeof value !== 'number') {
-      throw new AgentError('config.invalid', `properties.${name}: expected a boolean, number or string`);
+      throw new ServiceError('config', `properties.${name}: expected a boolean, number or string`);
     }
     out[name] = value;
   }
@@ -110,7 +147,7 @@ function properties(o: WireObject): Record<string, PropertyValue> {
 
 function token(o: WireObject): FixtureToken {
   const role = optEnum(o, 'role', ['admin', 'device'] as const);
-  if (role === undefined) throw new AgentError('config.invalid', 'role: expected one of admin, device');
+  if (role === undefined) throw new ServiceError('config', 'role: expected one of admin, device');
   if (role === 'admin') return { token: reqString(o, 'token'), role };
   return { token: reqString(o, 'token'), role, device: reqString(o, 'device') };
 }
@@ -119,7 +156,7 @@ function token(o: WireObject): FixtureToken {
 function crossCheck(f: Fixture): void {
   const uids = new Set<string>();
   const add = (path: string, uid: string): void => {
-    if (uids.has(uid)) throw new AgentError('config.invalid', `fixture ${path}.uid: duplicate "${uid}"`);
+    if (uids.has(uid)) throw new ServiceError('config', `fixture ${path}.uid: duplicate "${uid}"`);
     uids.add(uid);
   };
   f.products.forEach((p, i) => add(`products[${i}]`, p.uid));
@@ -128,32 +165,32 @@ function crossCheck(f: Fixture): void {
   const keys = new Set<string>();
   f.devices.forEach((d, i) => {
     if (!f.products.some((p) => p.uid === d.product)) {
-      throw new AgentError('config.invalid', `fixture devices[${i}].product: unknown product "${d.product}"`);
+      throw new ServiceError('config', `fixture devices[${i}].product: unknown product "${d.product}"`);
     }
-    if (keys.has(d.key)) throw new AgentError('config.invalid', `fixture devices[${i}].key: duplicate "${d.key}"`);
+    if (keys.has(d.key)) throw new ServiceError('config', `fixture devices[${i}].key: duplicate "${d.key}"`);
     keys.add(d.key);
   });
   f.relations.forEach((r, i) => {
     for (const field of ['entity', 'parent'] as const) {
       if (!uids.has(r[field])) {
-        throw new AgentError('config.invalid', `fixture relations[${i}].${field}: unknown entity "${r[field]}"`);
+        throw new ServiceError('config', `fixture relations[${i}].${field}: unknown entity "${r[field]}"`);
       }
     }
   });
   f.tokens.forEach((t, i) => {
     if (t.role === 'device' && !f.devices.some((d) => d.uid === t.device)) {
-      throw new AgentError('config.invalid', `fixture tokens[${i}].device: unknown device "${t.device}"`);
+      throw new ServiceError('config', `fixture tokens[${i}].device: unknown device "${t.device}"`);
     }
   });
 }
 
-/** Validates parsed fixture JSON; throws AgentError `config.invalid` naming the field by its path. */
+/** Validates parsed fixture JSON; throws ServiceError `config` naming the field by its path. */
 export function validateFixture(value: unknown): Fixture {
   try {
     return readFixture(value);
   } catch (e) {
-    if (!isAgentError(e)) throw e;
-    throw new AgentError('config.invalid', e.message.startsWith('fixture') ? e.message : `fixture ${e.message}`);
+    if (!isServiceError(e)) throw e;
+    throw new ServiceError('config', e.message.startsWith('fixture') ? e.message : `fixture ${e.message}`);
   }
 }
 
@@ -187,13 +224,13 @@ export function loadFixture(path: string): Fixture {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new AgentError('config.invalid', `fixture ${path}: cannot read (${(e as Error).message})`, { cause: e });
+    throw new ServiceError('config', `fixture ${path}: cannot read (${(e as Error).message})`, { cause: e });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new AgentError('config.invalid', `fixture ${path}: not JSON (${(e as Error).message})`, { cause: e });
+    throw new ServiceError('config', `fixture ${path}: not JSON (${(e as Error).message})`, { cause: e });
   }
   return validateFixture(json);
 }

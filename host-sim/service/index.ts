@@ -14,8 +14,10 @@ import { addPropertyRoutes } from './api/properties.js';
 import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
 import { createContext } from './context.js';
+import { ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
-import { Router } from './http/router.js';
+import { answerClientError } from './http/client-error.js';
+import { Router, type FallbackHandler } from './http/router.js';
 import type { HubFaults } from './hub/faults.js';
 import { PropertiesHub } from './hub/hub.js';
 import { openSqliteStorage } from './store/sqlite-storage.js';
@@ -30,6 +32,7 @@ export type {
 } from './fixture.js';
 export { validateFixture, loadFixture } from './fixture.js';
 export type { HubFaults } from './hub/faults.js';
+export type { FallbackHandler } from './http/router.js';
 
 export interface ServiceOptions {
   /** Path to a fixture JSON file, or the parsed object (decisions 7). */
@@ -49,9 +52,25 @@ export interface ServiceOptions {
     connectionTokenTtlMs?: number;
     /** Open hub connections at most (default 1000); beyond, the upgrade answers 503. */
     maxConnections?: number;
+    /** Open hub connections of one access token at most (default 8); beyond, its upgrade answers 503. */
+    maxConnectionsPerToken?: number;
+    /** Outstanding negotiate tokens of one access token (default 16); beyond, its own oldest is dropped. */
+    maxPendingPerToken?: number;
   };
-  /** Default: silent. */
+  /** Informational lines (listening, hub connections, refusals). Default: silent. */
   log?: (line: string) => void;
+  /** Every 500 with its cause, whatever `log` is. Default: standard error. */
+  logError?: (line: string) => void;
+  /**
+   * The base of every `link` (e.g. https://dds.example:8443). Default: the
+   * listening address. The request's `Host` header is never used.
+   */
+  publicUrl?: string;
+  /**
+   * Serves every request outside `/api/`, `/hubs/` and `/openapi.json` (e.g. a
+   * dashboard at `/`); it owns the response. Default: those paths answer 404 problems.
+   */
+  fallback?: FallbackHandler;
   /** Serve HTTPS and WSS with this certificate chain and key (PEM text; issue 8). Default: plain HTTP. */
   tls?: { cert: string; key: string };
 }
@@ -77,8 +96,14 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the service; resolves once it listens. A bad fixture rejects with AgentError `config.invalid`. */
+/** Starts the service; resolves once it listens. A bad fixture rejects with ServiceError `config`. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.publicUrl)) {
+    throw new ServiceError(
+      'config',
+      `publicUrl: expected http(s)://host[:port], got ${JSON.stringify(options.publicUrl)}`,
+    );
+  }
   const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
@@ -90,13 +115,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     maxMessageBytes: options.hub?.maxMessageBytes ?? 32 * 1024,
     connectionTokenTtlMs: options.hub?.connectionTokenTtlMs ?? 30_000,
     maxConnections: options.hub?.maxConnections ?? 1000,
+    maxConnectionsPerToken: options.hub?.maxConnectionsPerToken ?? 8,
+    maxPendingPerToken: options.hub?.maxPendingPerToken ?? 16,
   });
   context.notifier = hub;
 
   const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const scheme = options.tls === undefined ? 'http' : 'https';
   const server = options.tls === undefined ? createServer() : createTlsServer({ ...options.tls });
-  const router = new Router(context.tokens, context.now, `${scheme}://${displayHost}`, log);
+  const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const router = new Router(context.tokens, context.now, logError, options.fallback);
   addDeviceRoutes(router, context);
   addProductRoutes(router, context);
   addRelationRoutes(router, context);
@@ -106,7 +134,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   hub.addNegotiateRoute(router);
   server.on('request', (req, res) => void router.handle(req, res));
   server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
-  server.on('clientError', (_e, socket) => socket.destroy());
+  server.on('clientError', answerClientError);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -119,6 +147,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   const port = (server.address() as AddressInfo).port;
   const url = `${scheme}://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
+  router.baseUrl = (options.publicUrl ?? url).replace(/\/+$/, '');
   log(`service listening on ${url}`);
   let closed: Promise<void> | undefined;
   return {

@@ -1,11 +1,15 @@
 /**
- * Time parameters (decisions 6): a number is Unix seconds (fractional allowed);
- * a string is ISO 8601 or a Flux Duration relative to now: optional leading
- * `-`, then one or more `<integer><unit>` with units ns us µs ms s m h d w mo y,
- * largest first. Everything is resolved to Unix milliseconds.
+ * Time parameters, strictly (decisions 6, strict time). Read ranges
+ * (`timeRangeStart`, `timeRangeStop`): Unix seconds, ISO 8601 with a real
+ * calendar date, or a negative Flux Duration relative to now (`-` then
+ * `<integer><unit>` parts, units ns us µs ms s m h d w mo y, largest first);
+ * the result must fall in 1970-01-01 .. 9999-12-31. Write timestamps: a JSON
+ * number of Unix seconds or an ISO 8601 string, from 2000-01-01 to one day
+ * after the server's now. `windowPeriod`: 1 ms to 3,650 days. Everything else
+ * is a 400 naming the parameter. Everything is resolved to Unix milliseconds.
  */
-import type { WireObject } from '../../src/config/fields.js';
-import { badRequest } from './http/problem.js';
+import { badRequest } from './errors.js';
+import type { JsonObject } from './wire.js';
 
 const unitMs: Readonly<Record<string, number>> = {
   ns: 1e-6,
@@ -35,7 +39,17 @@ const rank: Readonly<Record<string, number>> = {
 const durationPattern = /^-?(\d+(ns|us|µs|ms|mo|s|m|h|d|w|y))+$/;
 const partPattern = /(\d+)(ns|us|µs|ms|mo|s|m|h|d|w|y)/g;
 const numberPattern = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
-const isoPattern = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const isoPattern =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/;
+
+/** Read times resolve into [0, this]: 9999-12-31T23:59:59.999Z. */
+export const latestReadMs = 253_402_300_799_999;
+/** Write timestamps: not before 2000-01-01T00:00:00Z ... */
+export const earliestWriteMs = 946_684_800_000;
+/** ... and not more than one day after the server's now. */
+export const writeAheadMs = 86_400_000;
+/** `windowPeriod` at most 3,650 days. */
+export const maxWindowMs = 3650 * 86_400_000;
 
 /** A parsed Duration: calendar months plus fixed milliseconds, with a sign. */
 export interface Duration {
@@ -83,27 +97,60 @@ export function applyDuration(nowMs: number, d: Duration): number {
   return t + sign * d.fixedMs;
 }
 
-/** A time value from a query (string) or body (number or string) as Unix ms. Throws 400 naming `name`. */
-export function parseTime(name: string, value: unknown, nowMs: number): number {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw badRequest(`${name}: expected a finite number`);
-    return value * 1000;
-  }
-  if (typeof value !== 'string')
-    throw badRequest(`${name}: expected a number or a string, got ${JSON.stringify(value)}`);
-  if (numberPattern.test(value)) return Number(value) * 1000;
-  if (isoPattern.test(value)) {
-    const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
-    if (Number.isFinite(ms)) return ms;
-  }
-  const d = parseDuration(value);
-  if (d) return applyDuration(nowMs, d);
-  throw badRequest(
-    `${name}: ${JSON.stringify(value)} is neither Unix seconds, ISO 8601 nor a Duration like -1h30m (units ns us ms s m h d w mo y, largest first)`,
-  );
+/**
+ * ISO 8601 (a calendar date, optionally a time and a zone) as Unix ms, or
+ * undefined when `text` is not one or names no real instant (2024-02-30,
+ * 25:00, +24:00). A time without a zone is UTC.
+ */
+export function parseIso(text: string): number | undefined {
+  const m = isoPattern.exec(text);
+  if (!m) return undefined;
+  const n = (i: number): number => (m[i] === undefined ? 0 : Number(m[i]));
+  const [year, month, day, hour, minute, second] = [n(1), n(2), n(3), n(4), n(5), n(6)];
+  const fraction = m[7] === undefined ? 0 : Number(m[7]) * 1000;
+  const [offsetH, offsetM] = [n(10), n(11)];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (offsetH > 23 || offsetM > 59) return undefined;
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return undefined;
+  const utc = new Date(0);
+  utc.setUTCFullYear(year, month - 1, day);
+  utc.setUTCHours(hour, minute, second, 0);
+  const offsetMs = (m[9] === '-' ? -1 : 1) * (offsetH * 60 + offsetM) * 60_000;
+  return utc.getTime() + fraction - offsetMs;
 }
 
-/** A `windowPeriod`: a number of seconds or a positive fixed Duration, as ms (>= 1 ms). */
+/**
+ * A read time (query string, or number) as Unix ms: Unix seconds, ISO 8601 or
+ * a negative Duration; within 1970..9999. Throws 400 naming `name`.
+ */
+export function parseTime(name: string, value: unknown, nowMs: number): number {
+  let ms: number | undefined;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw badRequest(`${name}: expected a finite number`);
+    ms = value * 1000;
+  } else if (typeof value !== 'string') {
+    throw badRequest(`${name}: expected a number or a string, got ${JSON.stringify(value)}`);
+  } else if (numberPattern.test(value)) ms = Number(value) * 1000;
+  else if (/^\d{4}-/.test(value)) {
+    ms = parseIso(value);
+    if (ms === undefined) throw badRequest(`${name}: ${JSON.stringify(value)} is not a real ISO 8601 date and time`);
+  } else {
+    const d = parseDuration(value);
+    if (d && !d.negative) throw badRequest(`${name}: a Duration must be negative (relative to now), like -1h`);
+    if (d) ms = applyDuration(nowMs, d);
+  }
+  if (ms === undefined) {
+    throw badRequest(
+      `${name}: ${JSON.stringify(value)} is neither Unix seconds, ISO 8601 nor a negative Duration like -1h30m (units ns us ms s m h d w mo y, largest first)`,
+    );
+  }
+  if (!(ms >= 0 && ms <= latestReadMs)) {
+    throw badRequest(`${name}: ${JSON.stringify(value)} is outside 1970-01-01 .. 9999-12-31`);
+  }
+  return ms;
+}
+
+/** A `windowPeriod`: a number of seconds or a positive fixed Duration, as ms (1 ms .. 3,650 days). */
 export function parseWindowPeriod(value: string): number {
   let ms: number | undefined;
   if (numberPattern.test(value)) ms = Number(value) * 1000;
@@ -114,7 +161,7 @@ export function parseWindowPeriod(value: string): number {
   }
   if (ms === undefined)
     throw badRequest(`windowPeriod: ${JSON.stringify(value)} is neither seconds nor a Duration like 1m`);
-  if (!(ms >= 1)) throw badRequest('windowPeriod: must be at least 1 ms');
+  if (!(ms >= 1 && ms <= maxWindowMs)) throw badRequest('windowPeriod: must be between 1 ms and 3650 days');
   return Math.round(ms);
 }
 
@@ -123,12 +170,25 @@ export function toWireSeconds(ms: number): number {
   return Math.round(ms) / 1000;
 }
 
-/** A write entry's `timestamp` (spec 4.6-4.7: Unix seconds or ISO 8601) in integer Unix ms; `nowMs` when absent. */
-export function writeTimestamp(entry: WireObject, at: string, nowMs: number): number {
+/**
+ * A write entry's `timestamp` (spec 4.6-4.7) in integer Unix ms: a JSON number
+ * of Unix seconds or an ISO 8601 string, from 2000-01-01 to one day after
+ * `nowMs`; `nowMs` when absent. Throws 400 naming the entry.
+ */
+export function writeTimestamp(entry: JsonObject, at: string, nowMs: number): number {
   const t = entry['timestamp'];
   if (t === undefined || t === null) return Math.round(nowMs);
-  if (typeof t === 'string' && /^-/.test(t)) throw badRequest(`${at}.timestamp: expected Unix seconds or ISO 8601`);
-  const ms = parseTime(`${at}.timestamp`, t, nowMs);
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw badRequest(`${at}.timestamp: out of range`);
+  const field = `${at}.timestamp`;
+  let ms: number | undefined;
+  if (typeof t === 'number') ms = Number.isFinite(t) ? t * 1000 : undefined;
+  else if (typeof t === 'string') ms = parseIso(t);
+  if (ms === undefined) {
+    throw badRequest(`${field}: expected Unix seconds (a number) or an ISO 8601 date, got ${JSON.stringify(t)}`);
+  }
+  if (ms < earliestWriteMs) throw badRequest(`${field}: ${JSON.stringify(t)} is before 2000-01-01`);
+  if (ms > nowMs + writeAheadMs) {
+    const hint = typeof t === 'number' && t * 1000 > 1e15 ? ' (milliseconds? the wire carries Unix seconds)' : '';
+    throw badRequest(`${field}: ${JSON.stringify(t)} is more than a day after the server's time${hint}`);
+  }
   return Math.round(ms);
 }

@@ -13,7 +13,7 @@ function rejectsWith(mutate: (f: Record<string, unknown>) => void, pattern: RegE
   mutate(f);
   assert.throws(
     () => validateFixture(f),
-    (e: unknown) => (e as { code?: string }).code === 'config.invalid' && pattern.test((e as Error).message),
+    (e: unknown) => (e as { code?: string }).code === 'config' && pattern.test((e as Error).message),
   );
 }
 

@@ -105,7 +105,9 @@ describe('service hub fault switches', () => {
     const a = await connect();
     const b = await connect();
     t.service.hub.dropAll();
-    await a.waitFor(() => a.closeCode !== undefined && b.closeCode !== undefined);
+    // Each client wakes only its own waiters: wait for each close on its own client.
+    await a.waitFor(() => a.closeCode !== undefined);
+    await b.waitFor(() => b.closeCode !== undefined);
     assert.equal(a.closeCode, 1006);
     assert.equal(a.ofType(7).length + b.ofType(7).length, 0);
     assert.equal(t.service.hub.connectionCount(), 0);

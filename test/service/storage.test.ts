@@ -1,10 +1,13 @@
 /**
  * The SQLite storage behind its interface: value types round-trip with their
- * JSON type, same-time points replace, the latest-value table never moves
- * backwards, and the database's window statistics agree with the reference
+ * JSON type, same-time points replace, the newest point of a series never
+ * moves backwards and is rebuilt from the history when the file is reopened, and the database's window statistics agree with the reference
  * aggregation in JavaScript on random series (property test).
  */
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { aggregateSeries, aggregateWindows } from '../../host-sim/service/aggregate.js';
 import { openSqliteStorage } from '../../host-sim/service/store/sqlite-storage.js';
@@ -24,6 +27,32 @@ describe('service storage (SQLite)', () => {
     s = openSqliteStorage(':memory:');
   });
   afterEach(() => s.close());
+
+  it('rebuilds the newest point of every series from the history when a database file is reopened', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dds-storage-'));
+    try {
+      const file = openSqliteStorage(join(dir, 'db.sqlite'));
+      file.states.write([p('x', 30, 3), p('x', 10, 1), p('y', 5, 'five'), p('z', 7, undefined, -5)]);
+      file.states.write([{ ...p('w', 1, true), device: 'other' }]);
+      const before = file.states.latest('d', null, 0);
+      file.close();
+      const again = openSqliteStorage(join(dir, 'db.sqlite'));
+      assert.deepEqual(again.states.latest('d', null, 0), before);
+      assert.deepEqual(
+        before.map((q) => [q.name, q.tsMs]),
+        [
+          ['x', 30],
+          ['y', 5],
+          ['z', 7],
+        ],
+      );
+      assert.deepEqual(again.states.names('d'), ['x', 'y', 'z']);
+      assert.deepEqual(again.states.latest('other', ['w', 'ghost', 'w'], 0).length, 1);
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('round-trips numbers, strings, booleans, objects and errors with their types', () => {
     const points = [
@@ -46,7 +75,7 @@ describe('service storage (SQLite)', () => {
     s.states.write([p('x', 20, 3)]);
     assert.deepEqual(s.states.latest('d', ['x'], 0), [p('x', 20, 3)]);
     assert.deepEqual(
-      s.states.range('d', 'x', 0, 100).map((q) => q.value),
+      s.states.range('d', 'x', 0, 100, 1000).map((q) => q.value),
       [0, 1, 3],
     );
     assert.deepEqual(
@@ -78,9 +107,14 @@ describe('service storage (SQLite)', () => {
           try {
             const stopMs = startMs + 60_000;
             storage.states.write(rows.map((r) => p('x', r.ts, r.v)));
-            const reference = aggregateSeries(storage.states.range('d', 'x', startMs, stopMs), fn, windowMs, stopMs);
+            const reference = aggregateSeries(
+              storage.states.range('d', 'x', startMs, stopMs, 1e6),
+              fn,
+              windowMs,
+              stopMs,
+            );
             const fromDb = aggregateWindows(
-              storage.states.windowStats('d', 'x', startMs, stopMs, windowMs),
+              storage.states.windowStats('d', 'x', startMs, stopMs, windowMs, 1e6),
               fn,
               windowMs,
               stopMs,

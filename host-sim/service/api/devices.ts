@@ -2,10 +2,10 @@
  * Devices (spec 4.1): get, list, set. A device token may get its own device
  * only; listing and changing devices need an admin token (decisions 7).
  */
-import { isObject } from '../../../src/config/fields.js';
+import { isObject } from '../wire.js';
 import { requireAdmin } from '../auth.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest } from '../http/problem.js';
+import { badRequest } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { listEntities, resolveDevice } from './resolve.js';
 import { deviceView } from './views.js';

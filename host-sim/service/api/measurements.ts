@@ -3,9 +3,8 @@
  * product metric of the fixture or any channel key of the device's product;
  * values may also be Location objects or other objects.
  */
-import { isObject } from '../../../src/config/fields.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest } from '../http/problem.js';
+import { badRequest } from '../errors.js';
 import { asEntries } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import type { Point } from '../store/storage.js';
@@ -13,6 +12,7 @@ import { writeTimestamp } from '../time.js';
 import { metricSelection } from './names.js';
 import { addReadRoutes, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
+import { isObject } from '../wire.js';
 
 export const measurementsKind: SeriesKind = {
   field: 'metric',

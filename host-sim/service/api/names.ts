@@ -4,9 +4,9 @@
  * the wildcard `*.desired|reported` for reads, and metric keys. Each request
  * name is checked against the products in scope; unknown names are a 400.
  */
-import { LocationFields } from '../../../src/wire.js';
 import type { Product } from '../catalog.js';
-import { badRequest } from '../http/problem.js';
+import { badRequest } from '../errors.js';
+import { LocationFields } from '../wire.js';
 
 export type Side = 'desired' | 'reported';
 export interface StateName {

@@ -2,11 +2,11 @@
  * Products (spec 4.2): get, list, set. `products/set` accepts the identifier
  * as `product` or `entity` (decisions 6). Admin tokens only (decisions 7).
  */
-import { isObject } from '../../../src/config/fields.js';
+import { isObject } from '../wire.js';
 import { requireAdmin } from '../auth.js';
 import type { Product } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest, notFound } from '../http/problem.js';
+import { badRequest, notFound } from '../errors.js';
 import { exclusive, type Params } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import { listEntities } from './resolve.js';

@@ -3,12 +3,11 @@
  * or the hub's `SetProperties`, overwrites only the given names that differ
  * and pushes `Notify` with the changed ones (decisions 5).
  */
-import { isObject } from '../../../src/config/fields.js';
-import { Hub, PropertyNamePattern } from '../../../src/wire.js';
+import { HubNames as Hub, isObject, PropertyNamePattern } from '../wire.js';
 import type { Device } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
 import type { PropertyValue } from '../fixture.js';
-import { badRequest, forbidden } from '../http/problem.js';
+import { badRequest, forbidden } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { resolveDevice } from './resolve.js';
 

@@ -3,18 +3,20 @@
  * measurements: `read` over [timeRangeStart, timeRangeStop) (defaults -1h and
  * now), raw or in `windowPeriod` windows with the series' `aggregated`; and
  * `read/last` with the series' `aggregatedLast` (start unbounded by default).
+ * A read answers at most `maxRecordsPerRead` records; beyond, a 400 asks for a
+ * narrower range, fewer names or a window (decisions 6, limits).
  */
-import type { Aggregate, LastAggregate } from '../../../src/config/model.js';
 import { aggregateLast, aggregateSeries, aggregateWindows, type AggregatedPoint } from '../aggregate.js';
 import type { Device, Product } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest } from '../http/problem.js';
+import { badRequest } from '../errors.js';
 import type { Params } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import type { Series } from '../store/storage.js';
 import { parseTime, parseWindowPeriod, toWireSeconds } from '../time.js';
 import { concreteNames, type Selection } from './names.js';
 import { resolveReadDevices } from './resolve.js';
+import type { Aggregate, LastAggregate } from '../wire.js';
 
 export interface SeriesKind {
   /** `channel` for states, `metric` for measurements. */
@@ -38,6 +40,18 @@ export function recordOf(kind: SeriesKind['field'], device: Device, a: Aggregate
 }
 
 const unboundedStartMs = -8.64e15;
+
+/** Records in one read response at most. */
+export const maxRecordsPerRead = 10_000;
+/** Raw points one series may contribute to a derivative window read. */
+export const maxPointsScannedPerSeries = 100_000;
+
+function tooMany(): Error {
+  return badRequest(
+    `the read would answer more than ${maxRecordsPerRead} records; narrow timeRangeStart/timeRangeStop, ` +
+      'name fewer channels or devices, or use windowPeriod',
+  );
+}
 
 function optTime(p: Params, name: string, nowMs: number): number | undefined {
   const v = p.string(name);
@@ -65,10 +79,23 @@ export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKin
       for (const name of [...names].sort()) {
         const fn = kind.aggregates(d.product, name).aggregated;
         const [from, to] = [Math.ceil(startMs), Math.ceil(stopMs)];
-        const aggregated =
-          windowMs !== undefined && from >= 0 && !fn.startsWith('derivative')
-            ? aggregateWindows(series.windowStats(d.uid, name, from, to, windowMs), fn as 'mean', windowMs, stopMs)
-            : aggregateSeries(series.range(d.uid, name, from, to), fn, windowMs, stopMs);
+        const left = maxRecordsPerRead - out.length;
+        let aggregated: AggregatedPoint[];
+        if (windowMs !== undefined && from >= 0 && !fn.startsWith('derivative')) {
+          const stats = series.windowStats(d.uid, name, from, to, windowMs, left + 1);
+          if (stats.length > left) throw tooMany();
+          aggregated = aggregateWindows(stats, fn as 'mean', windowMs, stopMs);
+        } else {
+          // Raw records map one to one; a derivative window may reduce many points to one.
+          const limit = windowMs === undefined ? left : maxPointsScannedPerSeries;
+          const points = series.range(d.uid, name, from, to, limit + 1);
+          if (points.length > limit) {
+            if (windowMs === undefined) throw tooMany();
+            throw badRequest(`${name}: more than ${limit} points in the range; narrow timeRangeStart/timeRangeStop`);
+          }
+          aggregated = aggregateSeries(points, fn, windowMs, stopMs);
+          if (aggregated.length > left) throw tooMany();
+        }
         for (const a of aggregated) out.push(recordOf(kind.field, d, a));
       }
     }
@@ -91,6 +118,7 @@ export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKin
         const points = fn === 'last' ? [latest] : series.newest(d.uid, latest.name, 2).filter((p) => p.tsMs >= startMs);
         const a = aggregateLast(points, fn);
         if (a) out.push(recordOf(kind.field, d, a));
+        if (out.length > maxRecordsPerRead) throw tooMany();
       }
     }
     return out;

@@ -5,7 +5,7 @@
  */
 import { requireAdmin, requireDevice } from '../auth.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest, notFound } from '../http/problem.js';
+import { badRequest, notFound } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { resolveEntity } from './resolve.js';
 import { summaryView } from './views.js';

@@ -6,7 +6,7 @@
  */
 import { requireDevice, type Principal } from '../auth.js';
 import type { Catalog, Device, Entity } from '../catalog.js';
-import { badRequest, forbidden, notFound } from '../http/problem.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import { exclusive, exclusiveLists, optIndex, type Params } from '../http/query.js';
 
 function entityOf(catalog: Catalog, uid: string, param: string): Entity {

@@ -4,9 +4,8 @@
  * A write is validated whole before anything is stored (one transaction), and
  * its `.desired` records are pushed as one `Notify` (decisions 5).
  */
-import { Hub } from '../../../src/wire.js';
 import type { ServiceContext } from '../context.js';
-import { badRequest } from '../http/problem.js';
+import { badRequest } from '../errors.js';
 import { asEntries } from '../http/query.js';
 import type { Router } from '../http/router.js';
 import type { Point } from '../store/storage.js';
@@ -14,6 +13,7 @@ import { writeTimestamp } from '../time.js';
 import { parseStateName, stateSelection } from './names.js';
 import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
+import { HubNames as Hub } from '../wire.js';
 
 export const statesKind: SeriesKind = {
   field: 'channel',

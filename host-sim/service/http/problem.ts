@@ -1,10 +1,11 @@
 /**
  * HTTP errors as RFC 9457 problem details (decisions 6). Handlers throw the
- * project's one error type, AgentError; its code (and status) picks the HTTP
- * status: wire.invalid 400, auth 401/403, http.status its status, too-large 413.
+ * service's one error type, ServiceError; its code picks the HTTP status.
+ * Anything else thrown is a 500 whose detail stays generic (the cause is
+ * logged by the router, never sent).
  */
 import type { ServerResponse } from 'node:http';
-import { AgentError, isAgentError } from '../../../src/errors.js';
+import { isServiceError } from '../errors.js';
 
 const titles: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -12,33 +13,17 @@ const titles: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   413: 'Content Too Large',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
-
-/** 400: malformed JSON, an invalid parameter, both of two exclusive parameters. */
-export function badRequest(detail: string): AgentError {
-  return new AgentError('wire.invalid', detail, { status: 400 });
-}
-/** 401: missing or unknown bearer token. */
-export function unauthorized(detail: string): AgentError {
-  return new AgentError('auth', detail, { status: 401 });
-}
-/** 403: the token is not allowed for that entity or operation. */
-export function forbidden(detail: string): AgentError {
-  return new AgentError('auth', detail, { status: 403 });
-}
-/** 404: unknown entity or route. */
-export function notFound(detail: string): AgentError {
-  return new AgentError('http.status', detail, { status: 404 });
-}
 
 /** The HTTP status for a thrown value. */
 export function statusOf(e: unknown): number {
-  if (!isAgentError(e)) return 500;
-  if (e.code === 'wire.invalid' || e.code === 'config.invalid' || e.code === 'parse') return 400;
-  if (e.code === 'too-large') return 413;
-  return e.status ?? 500;
+  if (!isServiceError(e) || e.code === 'config') return 500;
+  return e.status;
 }
 
 /** The problem+json body for a status and detail. */

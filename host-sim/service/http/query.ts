@@ -3,18 +3,28 @@
  * parameter. Array parameters repeat the key or carry one comma-separated value
  * (decisions 6). Exclusive pairs (`device`/`entity`) are checked here.
  */
-import { isObject, type WireObject } from '../../../src/config/fields.js';
-import { badRequest } from './problem.js';
+import { badRequest } from '../errors.js';
+import { isObject, type JsonObject as WireObject } from '../wire.js';
 
 /** A uniform view of request parameters, from a query string or a JSON body. */
 export interface Params {
   /** One optional string; repeated keys are a 400. */
   string(name: string): string | undefined;
-  /** An optional list (repeated keys or comma-separated). */
+  /** An optional list (repeated keys or comma-separated), each name once (repeats are dropped). */
   list(name: string): string[] | undefined;
   /** The raw value (bodies only: numbers, objects, arrays). */
   raw(name: string): unknown;
   has(name: string): boolean;
+}
+
+/** Trimmed, non-empty, first occurrence of each name kept (a repeated name costs nothing). */
+function unique(values: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) {
+    const t = v.trim();
+    if (t !== '') out.add(t);
+  }
+  return [...out];
 }
 
 export function queryParams(search: URLSearchParams): Params {
@@ -27,10 +37,7 @@ export function queryParams(search: URLSearchParams): Params {
     list(name) {
       const all = search.getAll(name);
       if (all.length === 0) return undefined;
-      return all
-        .flatMap((v) => v.split(','))
-        .map((v) => v.trim())
-        .filter((v) => v !== '');
+      return unique(all.flatMap((v) => v.split(',')));
     },
     raw: (name) => search.get(name) ?? undefined,
     has: (name) => search.has(name),
@@ -52,15 +59,11 @@ export function bodyParams(body: unknown): Params & { object: WireObject } {
     list(name) {
       const v = object[name];
       if (v === undefined || v === null) return undefined;
-      if (typeof v === 'string')
-        return v
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== '');
+      if (typeof v === 'string') return unique(v.split(','));
       if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) {
         throw badRequest(`${name}: expected an array of strings`);
       }
-      return v as string[];
+      return unique(v as string[]);
     },
     raw: (name) => object[name],
     has: (name) => object[name] !== undefined,

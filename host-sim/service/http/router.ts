@@ -5,9 +5,10 @@
  * Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AgentError } from '../../../src/errors.js';
 import type { Principal, TokenTable } from '../auth.js';
-import { badRequest, notFound, sendProblem, statusOf } from './problem.js';
+import { badRequest, notFound, ServiceError } from '../errors.js';
+import { maxJsonDepth, nestedDeeperThan } from '../wire.js';
+import { sendProblem, statusOf } from './problem.js';
 import { bodyParams, queryParams, type Params } from './query.js';
 
 /** Largest accepted request body (decisions 6: 413 above 1 MiB). */
@@ -20,17 +21,33 @@ export interface RequestContext {
   params: Params;
   /** Unix ms at the moment the request arrived (the injected clock). */
   nowMs: number;
-  /** `http://host:port` as the client addressed the service (for `link`). */
+  /** The service's public base URL (for `link`): configured, or the listening address; never the `Host` header. */
   baseUrl: string;
 }
 
 export type Handler = (ctx: RequestContext) => unknown;
+
+/**
+ * Serves what is not the API: every path outside `/api/` and `/hubs/` (for
+ * example a dashboard at `/`). It owns the response; a throw is a logged 500.
+ */
+export type FallbackHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** Whether a path belongs to the API (routes or their 404/405 problems), not to the fallback. */
+export function isApiPath(pathname: string): boolean {
+  return pathname.startsWith('/api/') || pathname.startsWith('/hubs/') || pathname === '/openapi.json';
+}
+
+/** A request URL for logs: query values that may carry secrets (tokens) replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:id|access_token|token)=)[^&]*/gi, '$1***');
+}
 type Method = 'GET' | 'POST';
 
 /** Reads the body up to `maxBodyBytes`; rejects with 413 beyond (the rest is drained, not stored). */
 function readBody(req: IncomingMessage): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBodyBytes) return Promise.reject(new AgentError('too-large', `body over ${maxBodyBytes} bytes`));
+  if (declared > maxBodyBytes) return Promise.reject(new ServiceError('too-large', `body over ${maxBodyBytes} bytes`));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -39,7 +56,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size <= maxBodyBytes) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > maxBodyBytes) reject(new AgentError('too-large', `body over ${maxBodyBytes} bytes`));
+      if (size > maxBodyBytes) reject(new ServiceError('too-large', `body over ${maxBodyBytes} bytes`));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);
@@ -48,22 +65,29 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') throw badRequest('body: expected a JSON object, got an empty body');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw badRequest(`body: malformed JSON (${(e as Error).message})`);
   }
+  if (nestedDeeperThan(value, maxJsonDepth)) throw badRequest(`body: JSON nested deeper than ${maxJsonDepth} levels`);
+  return value;
 }
 
 export class Router {
   private readonly routes = new Map<string, Partial<Record<Method, Handler>>>();
   private readonly queryOnPost = new Set<string>();
 
+  /** Set once the server listens (the listening address) unless a public URL was configured. */
+  baseUrl = '';
+
   constructor(
     private readonly tokens: TokenTable,
     private readonly now: () => number,
-    private readonly fallbackBaseUrl: string,
-    private readonly log: (line: string) => void,
+    /** Where every 500 is logged with its cause, whatever the log level. */
+    private readonly logError: (line: string) => void,
+    private readonly fallback?: FallbackHandler,
   ) {}
 
   /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
@@ -80,10 +104,12 @@ export class Router {
     const nowMs = this.now();
     res.setHeader('Date', new Date(nowMs).toUTCString());
     try {
-      const host = req.headers.host;
-      const scheme = 'encrypted' in req.socket ? 'https' : 'http';
-      const baseUrl = host ? `${scheme}://${host}` : this.fallbackBaseUrl;
-      const url = new URL(req.url ?? '/', baseUrl);
+      const baseUrl = this.baseUrl;
+      const url = new URL(req.url ?? '/', 'http://service.invalid');
+      if (this.fallback !== undefined && !isApiPath(url.pathname)) {
+        await this.fallback(req, res);
+        return;
+      }
       const entry = this.routes.get(url.pathname);
       if (!entry) throw notFound(`no route ${url.pathname}`);
       const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -91,7 +117,7 @@ export class Router {
       if (!handler) {
         const allow = Object.keys(entry).join(', ');
         req.resume();
-        sendProblem(res, new AgentError('http.status', `${req.method} not allowed; use ${allow}`, { status: 405 }), {
+        sendProblem(res, new ServiceError('method', `${req.method} not allowed; use ${allow}`), {
           Allow: allow,
         });
         return;
@@ -111,12 +137,18 @@ export class Router {
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch (e) {
+      if (statusOf(e) === 500) {
+        const cause = e instanceof Error ? (e.stack ?? e.message) : String(e);
+        this.logError(`service: ${req.method} ${redactUrl(req.url ?? '')} answered 500: ${cause}`);
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       if (!req.complete) {
         res.setHeader('Connection', 'close');
         req.resume();
       }
-      if (statusOf(e) === 500)
-        this.log(`service: ${req.method} ${req.url} failed: ${(e as Error)?.stack ?? String(e)}`);
       sendProblem(res, e);
     }
   }

@@ -6,12 +6,12 @@
  * One state union, changed only in `setState`.
  */
 import type { WebSocket } from 'ws';
-import { isAgentError } from '../../../src/errors.js';
-import { encodeRecord, RecordDecoder } from '../../../src/signalr/record-codec.js';
-import { HubMessageType as T } from '../../../src/wire.js';
+import { isServiceError } from '../errors.js';
+import { HubMessageType as T } from '../wire.js';
 import type { Principal } from '../auth.js';
 import { FaultyOutput, type HubFaults } from './faults.js';
 import { checkHandshake, close, completion, HubErrors, invocation, parseMessage, ping } from './protocol.js';
+import { encodeRecord, RecordReader } from './records.js';
 
 export type ConnectionState = 'handshake' | 'open' | 'closed';
 
@@ -28,7 +28,7 @@ export interface ConnectionOptions {
 
 export class HubConnection {
   private state: ConnectionState = 'handshake';
-  private readonly decoder: RecordDecoder;
+  private readonly decoder: RecordReader;
   private readonly pingTimer: NodeJS.Timeout;
   private readonly timeoutTimer: NodeJS.Timeout;
   private readonly output: FaultyOutput;
@@ -36,10 +36,11 @@ export class HubConnection {
   constructor(
     private readonly ws: WebSocket,
     readonly principal: Principal,
+    /** A name for logs (never the connection token). */
     readonly id: string,
     private readonly o: ConnectionOptions,
   ) {
-    this.decoder = new RecordDecoder(o.maxMessageBytes);
+    this.decoder = new RecordReader(o.maxMessageBytes);
     this.output = new FaultyOutput(ws, o.faults);
     this.pingTimer = setInterval(() => this.keepAlive(), o.pingIntervalMs);
     this.timeoutTimer = setTimeout(() => this.timedOut(), o.clientTimeoutMs);
@@ -99,7 +100,7 @@ export class HubConnection {
     try {
       this.decoder.push(text, (record) => this.onRecord(record));
     } catch (e) {
-      if (isAgentError(e, 'too-large')) this.close(false, HubErrors.tooLarge(this.o.maxMessageBytes));
+      if (isServiceError(e, 'too-large')) this.close(false, HubErrors.tooLarge(this.o.maxMessageBytes));
       else {
         this.o.log(`hub ${this.id}: bad message: ${(e as Error).message}`);
         this.close(false, HubErrors.closedWithError);

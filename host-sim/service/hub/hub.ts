@@ -8,13 +8,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { isObject } from '../../../src/config/fields.js';
-import { AgentError, isAgentError } from '../../../src/errors.js';
-import { Hub as HubWire, Paths } from '../../../src/wire.js';
 import { applyProperties, parsePropertyValues } from '../api/properties.js';
 import type { Device } from '../catalog.js';
 import type { Notifier, ServiceContext } from '../context.js';
-import { badRequest, forbidden, statusOf, unauthorized } from '../http/problem.js';
+import { badRequest, forbidden, isServiceError, ServiceError, unauthorized, type ServiceErrorCode } from '../errors.js';
+import { statusOf } from '../http/problem.js';
+import { HubNames as HubWire, HubPaths, isObject } from '../wire.js';
 import type { Router } from '../http/router.js';
 import { ConnectionTokens } from './connection-tokens.js';
 import { HubConnection } from './connection.js';
@@ -27,6 +26,10 @@ export interface HubOptions {
   maxMessageBytes: number;
   connectionTokenTtlMs: number;
   maxConnections: number;
+  /** Open connections of one access token at most; beyond, its upgrade answers 503. */
+  maxConnectionsPerToken: number;
+  /** Outstanding negotiate tokens of one access token at most (its oldest is dropped beyond). */
+  maxPendingPerToken: number;
 }
 
 /** Test controls of the hub (see `HubControl` in index.ts). */
@@ -36,6 +39,7 @@ export class PropertiesHub implements Notifier {
   private readonly tokens: ConnectionTokens;
   private readonly wss: WebSocketServer;
   private nextId = 0;
+  private nextLabel = 0;
   /** Upgrades refused because `maxConnections` were open. */
   refusedFull = 0;
 
@@ -43,7 +47,7 @@ export class PropertiesHub implements Notifier {
     private readonly s: ServiceContext,
     private readonly o: HubOptions,
   ) {
-    this.tokens = new ConnectionTokens(s.now, o.connectionTokenTtlMs);
+    this.tokens = new ConnectionTokens(s.now, o.connectionTokenTtlMs, o.maxPendingPerToken);
     // The record limit is enforced by the decoder (with a Close message); this only bounds memory.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes * 4 + 1024 });
   }
@@ -60,6 +64,13 @@ export class PropertiesHub implements Notifier {
     }
   }
 
+  /** Open connections of one access token. */
+  openFor(accessToken: string): number {
+    let n = 0;
+    for (const c of this.connections) if (c.principal.token === accessToken) n++;
+    return n;
+  }
+
   dropAll(): void {
     for (const c of [...this.connections]) c.drop();
   }
@@ -72,7 +83,7 @@ export class PropertiesHub implements Notifier {
   addNegotiateRoute(router: Router): void {
     router.add(
       'POST',
-      Paths.hubNegotiate,
+      HubPaths.negotiate,
       (c) => {
         if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
         const v = c.params.string('negotiateVersion') ?? '0';
@@ -92,19 +103,25 @@ export class PropertiesHub implements Notifier {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
-      if (url.pathname !== Paths.hub) throw reject(404, `no hub at ${url.pathname}`);
+      if (url.pathname !== HubPaths.hub) throw reject('not-found', `no hub at ${url.pathname}`);
       if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
       if (this.connections.size >= this.o.maxConnections) {
         this.refusedFull++;
-        throw reject(503, `hub full: ${this.o.maxConnections} connections`);
+        throw reject('unavailable', `hub full: ${this.o.maxConnections} connections`);
       }
       const principal = this.s.tokens.authenticate(req, url.searchParams.get('access_token'));
+      if (this.openFor(principal.token) >= this.o.maxConnectionsPerToken) {
+        this.refusedFull++;
+        throw reject('unavailable', `this access token has ${this.o.maxConnectionsPerToken} hub connections open`);
+      }
       const id = url.searchParams.get('id');
       const outcome = id === null ? 'unknown' : this.tokens.redeem(id, principal.token);
-      if (outcome === 'other-token') throw reject(403, 'Forbidden');
-      if (outcome !== 'ok') throw reject(404, 'No Connection with that ID');
+      if (outcome === 'other-token') throw reject('forbidden', 'Forbidden');
+      if (outcome !== 'ok') throw reject('not-found', 'No Connection with that ID');
       this.wss.handleUpgrade(req, socket, head, (ws) => {
-        const connection = new HubConnection(ws, principal, id as string, {
+        // Logs name the connection by a counter: the connection token is a secret until it expires.
+        const label = `h${++this.nextLabel}`;
+        const connection = new HubConnection(ws, principal, label, {
           ...this.o,
           faults: this.faults,
           log: this.s.log,
@@ -112,7 +129,7 @@ export class PropertiesHub implements Notifier {
           onClosed: (conn) => this.connections.delete(conn),
         });
         this.connections.add(connection);
-        this.s.log(`hub: connection ${id} open (${principal.role})`);
+        this.s.log(`hub: connection ${label} open (${principal.role})`);
       });
     } catch (e) {
       const status = statusOf(e);
@@ -139,7 +156,7 @@ export class PropertiesHub implements Notifier {
     try {
       return applyProperties(this.s, device, parsePropertyValues(arg['values']), connection);
     } catch (e) {
-      if (!isAgentError(e)) throw e;
+      if (!isServiceError(e)) throw e;
       throw new Error(HubErrors.hubException(HubWire.setProperties, e.message));
     }
   }
@@ -158,12 +175,12 @@ const reasons: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
 };
 
-function reject(status: number, text: string): AgentError {
-  return new AgentError('http.status', text, { status });
+function reject(code: ServiceErrorCode, text: string): ServiceError {
+  return new ServiceError(code, text);
 }
 
 /** The `refuseWith` fault switch as an error. */
-function refusal(status: 401 | 403): AgentError {
+function refusal(status: 401 | 403): ServiceError {
   return status === 401
     ? unauthorized('refused by the refuseWith fault switch')
     : forbidden('refused by the refuseWith fault switch');

@@ -3,8 +3,7 @@
  * message validation, and the error texts of the ASP.NET Core SignalR server
  * (without detailed errors), so that clients see what the real service sends.
  */
-import { isObject } from '../../../src/config/fields.js';
-import { HubMessageType as T } from '../../../src/wire.js';
+import { HubMessageType as T, isObject, maxJsonDepth, nestedDeeperThan } from '../wire.js';
 
 /** Completion errors as the .NET server words them. */
 export const HubErrors = {
@@ -48,6 +47,7 @@ export type IncomingMessage =
 /** Validates one record after the handshake; throws on a malformed message (the connection closes with an error). */
 export function parseMessage(record: string): IncomingMessage {
   const msg: unknown = JSON.parse(record);
+  if (nestedDeeperThan(msg, maxJsonDepth)) throw new Error(`message nested deeper than ${maxJsonDepth} levels`);
   if (!isObject(msg) || typeof msg['type'] !== 'number') throw new Error('message without a numeric type');
   const type = msg['type'];
   if (type === T.ping) return { type };

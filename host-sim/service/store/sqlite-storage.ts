@@ -1,8 +1,11 @@
 /**
- * SQLite storage (better-sqlite3, WAL). Each series has a history table keyed by
- * (device, name, ts) and a latest-value table maintained in the same
- * transaction, which serves `read/last` (issue 3). Values keep their JSON type
- * through a one-letter tag: n number, s string, b boolean, j object, e error.
+ * SQLite storage (better-sqlite3, WAL). Each series is one history table keyed
+ * by (device, name, ts): a write is one statement per point. The newest point
+ * of every series (what `read/last` and the stored names need) is kept in
+ * memory, rebuilt from the history when the database opens (one grouped pass
+ * over the key) and updated after each committed write; it holds one point per
+ * series, so it is bounded by the catalog. Values keep their JSON type through
+ * a one-letter tag: n number, s string, b boolean, j object, e error.
  */
 import Database from 'better-sqlite3';
 import type { Point, Series, Storage, StoredValue, WindowStats } from './storage.js';
@@ -30,41 +33,30 @@ function decode(device: string, row: Row): Point {
 
 class SqliteSeries implements Series {
   private readonly insert: Database.Statement;
-  private readonly upsertLast: Database.Statement;
   private readonly selectRange: Database.Statement;
-  private readonly selectLatestAll: Database.Statement;
-  private readonly selectLatestNamed: Database.Statement;
+  /** Device -> name -> newest point. */
+  private readonly newestByDevice = new Map<string, Map<string, Point>>();
   private readonly selectNewest: Database.Statement;
-  private readonly selectNames: Database.Statement;
   private readonly selectWindows: Database.Statement;
   private readonly writeAll: (points: readonly Point[]) => void;
 
   constructor(db: Database.Database, table: string) {
-    const last = `${table}_last`;
     db.exec(`CREATE TABLE IF NOT EXISTS ${table} (device TEXT NOT NULL, name TEXT NOT NULL, ts INTEGER NOT NULL,
-               tag TEXT NOT NULL, v, PRIMARY KEY (device, name, ts)) WITHOUT ROWID;
-             CREATE TABLE IF NOT EXISTS ${last} (device TEXT NOT NULL, name TEXT NOT NULL, ts INTEGER NOT NULL,
-               tag TEXT NOT NULL, v, PRIMARY KEY (device, name)) WITHOUT ROWID;`);
+               tag TEXT NOT NULL, v, PRIMARY KEY (device, name, ts)) WITHOUT ROWID;`);
     this.insert = db.prepare(`INSERT OR REPLACE INTO ${table} (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)`);
-    this.upsertLast = db.prepare(
-      `INSERT INTO ${last} (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (device, name) DO UPDATE SET ts = excluded.ts, tag = excluded.tag, v = excluded.v
-       WHERE excluded.ts >= ${last}.ts`,
-    );
     const cols = 'name, ts, tag, v';
     this.selectRange = db
-      .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? AND ts >= ? AND ts < ? ORDER BY ts`)
-      .raw();
-    this.selectLatestAll = db.prepare(`SELECT ${cols} FROM ${last} WHERE device = ? AND ts >= ? ORDER BY name`).raw();
-    this.selectLatestNamed = db
-      .prepare(
-        `SELECT ${cols} FROM ${last} WHERE device = ? AND ts >= ? AND name IN (SELECT value FROM json_each(?)) ORDER BY name`,
-      )
+      .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?`)
       .raw();
     this.selectNewest = db
       .prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? ORDER BY ts DESC LIMIT ?`)
       .raw();
-    this.selectNames = db.prepare(`SELECT name FROM ${last} WHERE device = ? ORDER BY name`).pluck();
+    // SQLite takes the bare columns of a MAX() aggregate from the row holding the maximum.
+    const newestRows = db
+      .prepare(`SELECT device, name, MAX(ts), tag, v FROM ${table} GROUP BY device, name`)
+      .raw()
+      .all() as [string, ...Row][];
+    for (const [device, ...row] of newestRows) this.remember(decode(device, row));
     // Integer division floors for ts >= 0; the newest row of each window is joined back for `last`.
     this.selectWindows = db
       .prepare(
@@ -72,6 +64,7 @@ class SqliteSeries implements Series {
            SELECT CAST(ts / :w AS INTEGER) AS win, COUNT(*) AS n, SUM(tag = 'n') AS nn, AVG(v) AS mean, MIN(v) AS mn, MAX(v) AS mx,
                   MAX(ts) AS lastTs
            FROM ${table} WHERE device = :device AND name = :name AND ts >= :start AND ts < :stop GROUP BY win
+           ORDER BY win LIMIT :limit
          ) AS g JOIN ${table} AS s ON s.device = :device AND s.name = :name AND s.ts = g.lastTs ORDER BY g.win`,
       )
       .raw();
@@ -79,26 +72,37 @@ class SqliteSeries implements Series {
       for (const p of points) {
         const [tag, v] = encode(p);
         this.insert.run(p.device, p.name, p.tsMs, tag, v);
-        this.upsertLast.run(p.device, p.name, p.tsMs, tag, v);
       }
     });
   }
 
   write(points: readonly Point[]): void {
-    if (points.length > 0) this.writeAll(points);
+    if (points.length === 0) return;
+    this.writeAll(points);
+    for (const p of points) this.remember(p);
   }
 
-  range(device: string, name: string, startMs: number, stopMs: number): Point[] {
-    return (this.selectRange.all(device, name, startMs, stopMs) as Row[]).map((r) => decode(device, r));
+  /** Keeps `p` as its series' newest point unless a newer one is known (same rule as the stored order). */
+  private remember(p: Point): void {
+    let byName = this.newestByDevice.get(p.device);
+    if (byName === undefined) this.newestByDevice.set(p.device, (byName = new Map()));
+    const known = byName.get(p.name);
+    if (known === undefined || p.tsMs >= known.tsMs) byName.set(p.name, p);
+  }
+
+  range(device: string, name: string, startMs: number, stopMs: number, limit: number): Point[] {
+    return (this.selectRange.all(device, name, startMs, stopMs, limit) as Row[]).map((r) => decode(device, r));
   }
 
   latest(device: string, names: readonly string[] | null, startMs: number): Point[] {
-    const rows = (
-      names === null
-        ? this.selectLatestAll.all(device, startMs)
-        : this.selectLatestNamed.all(device, startMs, JSON.stringify(names))
-    ) as Row[];
-    return rows.map((r) => decode(device, r));
+    const byName = this.newestByDevice.get(device);
+    if (byName === undefined) return [];
+    const out: Point[] = [];
+    for (const name of names === null ? byName.keys() : new Set(names)) {
+      const p = byName.get(name);
+      if (p !== undefined && p.tsMs >= startMs) out.push(p);
+    }
+    return out.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
 
   newest(device: string, name: string, count: number): Point[] {
@@ -106,11 +110,18 @@ class SqliteSeries implements Series {
   }
 
   names(device: string): string[] {
-    return this.selectNames.all(device) as string[];
+    return [...(this.newestByDevice.get(device)?.keys() ?? [])].sort();
   }
 
-  windowStats(device: string, name: string, startMs: number, stopMs: number, windowMs: number): WindowStats[] {
-    const rows = this.selectWindows.all({ w: windowMs, device, name, start: startMs, stop: stopMs }) as [
+  windowStats(
+    device: string,
+    name: string,
+    startMs: number,
+    stopMs: number,
+    windowMs: number,
+    limit: number,
+  ): WindowStats[] {
+    const rows = this.selectWindows.all({ w: windowMs, device, name, start: startMs, stop: stopMs, limit }) as [
       number,
       number,
       number,

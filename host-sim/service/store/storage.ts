@@ -1,6 +1,6 @@
 /**
  * The storage port of the local service: two time series (states, measurements)
- * with a maintained latest-value table each, plus the persisted catalog. The
+ * with the newest point of each series at hand, plus the persisted catalog. The
  * SQLite implementation is `sqlite-storage.ts`; tests use it on `:memory:`.
  */
 
@@ -26,19 +26,27 @@ export interface Series {
    * timestamp as a stored one replaces it (a retried batch is idempotent).
    */
   write(points: readonly Point[]): void;
-  /** Points of one series with startMs <= ts < stopMs, oldest first. */
-  range(device: string, name: string, startMs: number, stopMs: number): Point[];
+  /** Points of one series with startMs <= ts < stopMs, oldest first, at most `limit`. */
+  range(device: string, name: string, startMs: number, stopMs: number, limit: number): Point[];
   /** The latest point of each named series (all series when `names` is null) with ts >= startMs. */
   latest(device: string, names: readonly string[] | null, startMs: number): Point[];
   /** The `count` newest points of one series, newest first. */
   newest(device: string, name: string, count: number): Point[];
-  /** The names stored for a device (from the latest-value table). */
+  /** The names stored for a device, sorted. */
   names(device: string): string[];
   /**
    * Per-window statistics of one series over [startMs, stopMs) with windows of
-   * `windowMs` aligned to the epoch, computed by the database (startMs >= 0).
+   * `windowMs` aligned to the epoch, computed by the database (startMs >= 0);
+   * the oldest `limit` non-empty windows.
    */
-  windowStats(device: string, name: string, startMs: number, stopMs: number, windowMs: number): WindowStats[];
+  windowStats(
+    device: string,
+    name: string,
+    startMs: number,
+    stopMs: number,
+    windowMs: number,
+    limit: number,
+  ): WindowStats[];
 }
 
 /** One window of `Series.windowStats`; min/max/mean are meaningful only when `numeric === count`. */
