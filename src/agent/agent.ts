@@ -8,11 +8,16 @@
  * then `channels/list`, `devices/get` and `properties/get` are read, retried
  * with backoff until the service answers. The outbox left by a previous run is
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
+ *
+ * The configuration follows the service: it is re-read every `configRefreshMs`
+ * (jittered), after every hub reconnect, and when the service refuses a batch
+ * (src/report/refusal.ts); unchanged channels keep running (ChannelSet).
  */
 import { toAgentError } from '../errors.js';
-import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '../ports.js';
+import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
 import { Outbox, defaultOutboxOptions, type OutboxOptions } from '../report/outbox.js';
+import { RefusalHandler } from '../report/refusal.js';
 import { Reporter } from '../report/reporter.js';
 import { Sender, type SenderState } from '../report/sender.js';
 import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
@@ -21,6 +26,7 @@ import { ServiceClient, type ServiceAccess } from '../service/client.js';
 import { WallTime } from '../time/wall-time.js';
 import { ChannelSet } from './channel-set.js';
 import type { ChannelSlot, SampleSink } from './channel-slot.js';
+import { ConfigFollower } from './config-follower.js';
 import { ConfigSource } from './config-source.js';
 import { createCounters, type AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
@@ -43,6 +49,18 @@ export interface AgentOptions {
   maxHeld?: number;
   /** Wait after 401/403, ms. Default 300000. */
   authRetryMs?: number;
+  /**
+   * Period of the configuration refresh, ms; each wait is drawn from
+   * [0.75, 1] x the period (jitter spreads a fleet). 0 turns it off. Default 300000.
+   */
+  configRefreshMs?: number;
+  /**
+   * How far ahead of the device's clock a `.desired` timestamp may be before it is
+   * a clock fault (decisions 8), ms. Default 60000.
+   */
+  desiredToleranceMs?: number;
+  /** Uniform random in [0, 1) for the refresh jitter. Default Math.random. */
+  random?: () => number;
   /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
   onReport?: (key: string, sample: Sample) => void;
   /** Sees every sample after scaling, reported or not (displays). Same caveat. */
@@ -63,11 +81,9 @@ export class Agent implements DesiredStateSink, SampleSink {
   private readonly configSource: ConfigSource;
   private readonly desired: DesiredApplier;
   private readonly props: Properties;
-  private readonly retry: RetryPolicy;
   private readonly stats: AgentCounters = createCounters();
   private configText: string | undefined;
-  private configTimer: TimerHandle | undefined;
-  private configAttempt = 0;
+  private readonly follower: ConfigFollower;
   private running = false;
   readonly observeSample: ((key: string, sample: Sample) => void) | undefined;
   /** The device's record from `devices/get` (uid, name), once read. */
@@ -76,7 +92,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   constructor(private readonly options: AgentOptions) {
     this.clock = options.clock;
     this.logger = options.logger;
-    this.retry = options.retry ?? new FullJitterBackoff();
+    const retry = options.retry ?? new FullJitterBackoff();
     this.observeSample = options.onSample;
     this.wallTime = new WallTime(this.clock);
     this.client = new ServiceClient(options.http, options.service);
@@ -93,7 +109,7 @@ export class Agent implements DesiredStateSink, SampleSink {
       this.sender.kick();
     });
     this.reporter = new Reporter(this.wallTime, this.batcher, this.stats, { maxHeld: options.maxHeld ?? 2000 });
-    this.sender = new Sender(this.clock, this.client, this.outbox, this.retry, this.logger, this.stats, {
+    this.sender = new Sender(this.clock, this.client, this.outbox, retry, this.logger, this.stats, {
       authRetryMs: options.authRetryMs ?? 300000,
     });
     this.scheduler = new Scheduler(this.clock);
@@ -107,7 +123,25 @@ export class Agent implements DesiredStateSink, SampleSink {
       this.stats,
     );
     this.configSource = new ConfigSource(this.client, options.store, this.logger);
-    this.desired = new DesiredApplier(this.reporter, this.clock, this.logger, this.stats);
+    this.follower = new ConfigFollower(
+      this.clock,
+      this.logger,
+      retry,
+      { periodMs: options.configRefreshMs ?? 300000, random: options.random ?? Math.random },
+      () => this.load(),
+    );
+    this.sender.refusals = new RefusalHandler(
+      {
+        refresh: () => this.reloadConfig(),
+        isConfigured: (key) => this.channels.isConfigured(key),
+        wasConfigured: (key) => this.channels.wasConfigured(key),
+      },
+      this.stats,
+      this.logger,
+    );
+    this.desired = new DesiredApplier(this.reporter, this.clock, this.wallTime, this.logger, this.stats, {
+      toleranceMs: options.desiredToleranceMs ?? 60000,
+    });
     this.props = new Properties(options.store, this.logger);
   }
 
@@ -155,29 +189,27 @@ export class Agent implements DesiredStateSink, SampleSink {
     }
     this.scheduler.start();
     this.sender.kick();
-    try {
-      await this.reloadConfig();
-    } catch (e) {
-      this.logger.log('warn', 'configuration not read; retrying', { reason: toAgentError(e).message });
-      this.scheduleConfigRetry();
-    }
+    await this.follower.start();
   }
 
-  /** Re-reads channels, device and properties. Rejects with AgentError when `channels/list` fails. */
-  async reloadConfig(): Promise<void> {
-    const loaded = await this.configSource.fetch();
-    this.configAttempt = 0;
-    if (!this.running) return;
-    if (loaded.text !== this.configText) this.useConfig(loaded.text, loaded.config);
-    this.sender.retryNow();
-    await this.readDeviceAndProperties();
+  /**
+   * Re-reads channels, device and properties now (a call while a read is under
+   * way joins it). Rejects with AgentError when `channels/list` fails.
+   */
+  reloadConfig(): Promise<void> {
+    return this.follower.read();
+  }
+
+  /** The hub connected again: the configuration may have changed meanwhile. */
+  hubReconnected(): void {
+    this.follower.nudge('after the hub reconnected');
   }
 
   /** Stops sampling and delivering; closes batches into the (persistent) outbox. */
   stop(): void {
     if (!this.running) return;
     this.running = false;
-    if (this.configTimer !== undefined) this.clock.clearTimer(this.configTimer);
+    this.follower.stop();
     this.scheduler.stop();
     this.channels.close();
     this.channels.closeProviders();
@@ -221,17 +253,12 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.channels.apply(config);
   }
 
-  private scheduleConfigRetry(): void {
+  private async load(): Promise<void> {
+    const loaded = await this.configSource.fetch();
     if (!this.running) return;
-    this.configAttempt++;
-    const delayMs = this.retry.nextDelayMs(this.configAttempt) ?? 60000;
-    this.configTimer = this.clock.setTimer(() => {
-      this.configTimer = undefined;
-      this.reloadConfig().catch((e: unknown) => {
-        this.logger.log('debug', 'configuration still not read', { reason: toAgentError(e).message });
-        this.scheduleConfigRetry();
-      });
-    }, delayMs);
+    if (loaded.text !== this.configText) this.useConfig(loaded.text, loaded.config);
+    this.sender.retryNow();
+    await this.readDeviceAndProperties();
   }
 
   private async readDeviceAndProperties(): Promise<void> {

@@ -8,6 +8,13 @@
  * `states/read/last?channels=*.desired` (spec 4.6, 2.6) for the resync after
  * every hub (re)connect: names arrive as `<product_uid>:<key>.desired`; records
  * without a value or with a bad shape are skipped and counted.
+ *
+ * Clock faults (decisions 8): a record dated beyond the device's time plus
+ * `toleranceMs` is applied (it is the latest wish), but the channel's "newer
+ * than" watermark moves only to the device's time, so one bad timestamp cannot
+ * block later records; the faulty record itself is remembered so that a resync
+ * returning it (read/last orders by time) does not apply it again. Logged once
+ * per channel. While the device's time is unknown, timestamps are taken as they are.
  */
 import { asArray, isObject } from '../config/fields.js';
 import type { Channel } from '../config/model.js';
@@ -16,6 +23,7 @@ import { Errno } from '../errno.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
+import type { WallTime } from '../time/wall-time.js';
 import { LocationFields, StateSide } from '../wire.js';
 import type { ChannelSlot } from './channel-slot.js';
 import type { AgentCounters } from './counters.js';
@@ -58,19 +66,31 @@ function coerce(value: Value, kind: 'boolean' | 'number' | 'integer'): boolean |
   return n;
 }
 
+export interface DesiredApplierOptions {
+  /** How far ahead of the device's time a record may be dated before it is a clock fault, ms. */
+  toleranceMs: number;
+}
+
 export class DesiredApplier {
+  /** Per channel: the ordering watermark (never ahead of the device's time + tolerance). */
   private readonly lastAppliedMs = new Map<string, number>();
+  /** Per channel: the timestamp of the last far-future record applied (not applied twice). */
+  private readonly faultyMs = new Map<string, number>();
+  private readonly warnedFault = new Set<string>();
 
   constructor(
     private readonly reporter: Reporter,
     private readonly clock: Clock,
+    private readonly wallTime: WallTime,
     private readonly logger: Logger,
     private readonly counters: AgentCounters,
+    private readonly options: DesiredApplierOptions,
   ) {}
 
   /** Forgets the last-applied times (not needed on reload: keys keep their meaning). */
   reset(): void {
     this.lastAppliedMs.clear();
+    this.faultyMs.clear();
   }
 
   async apply(record: DesiredRecord, slot: ChannelSlot | undefined): Promise<void> {
@@ -88,11 +108,11 @@ export class DesiredApplier {
       return;
     }
     const last = this.lastAppliedMs.get(record.key);
-    if (last !== undefined && record.timestampMs <= last) {
+    if ((last !== undefined && record.timestampMs <= last) || this.faultyMs.get(record.key) === record.timestampMs) {
       this.counters.desiredIgnored++;
       return;
     }
-    this.lastAppliedMs.set(record.key, record.timestampMs);
+    this.lastAppliedMs.set(record.key, this.watermark(record));
     let result: Sample;
     try {
       result = subChannel ? errorSample(Errno.EROFS) : await this.write(slot, record.value);
@@ -112,6 +132,23 @@ export class DesiredApplier {
     const echoed = slot.scale(result);
     slot.decider.remember(echoed, now);
     this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now);
+  }
+
+  /** The record's time, or the device's time when the record is dated beyond it plus the tolerance. */
+  private watermark(record: DesiredRecord): number {
+    const nowMs = this.wallTime.nowMs();
+    if (nowMs === undefined || record.timestampMs <= nowMs + this.options.toleranceMs) return record.timestampMs;
+    this.faultyMs.set(record.key, record.timestampMs);
+    if (!this.warnedFault.has(record.key)) {
+      this.warnedFault.add(record.key);
+      this.logger.log('warn', 'desired value dated ahead of the device clock: applied, ordered by the device time', {
+        key: record.key,
+        timestamp: new Date(record.timestampMs).toISOString(),
+        deviceTime: new Date(nowMs).toISOString(),
+        toleranceMs: this.options.toleranceMs,
+      });
+    }
+    return nowMs;
   }
 
   private async write(slot: ChannelSlot, value: Value): Promise<Sample> {

@@ -29,4 +29,9 @@ export interface DesiredStateSink {
   resyncDesired(): Promise<void>;
   /** Merges changed properties (a `properties` Notify or a SetProperties result). */
   updateProperties(values: Readonly<Record<string, Value>>, replace: boolean): void;
+  /**
+   * The hub connected again after a disconnect (not called for the first connect):
+   * the configuration may have changed meanwhile. Never throws.
+   */
+  hubReconnected?(): void;
 }

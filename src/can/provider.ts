@@ -55,10 +55,16 @@ export class CanProvider implements ChannelDriverProvider {
 
   constructor(private readonly options: CanProviderOptions) {}
 
+  /** Takes the buses of `config`; a bus whose settings are unchanged stays open (a reload). */
   configure(config: ChannelConfig): void {
-    this.close();
-    this.buses = new Map();
-    for (const bus of config.buses) if (bus.type === 'can') this.buses.set(bus.key, bus);
+    const buses = new Map<string, CanBus>();
+    for (const bus of config.buses) if (bus.type === 'can') buses.set(bus.key, bus);
+    for (const [key, open] of [...this.open]) {
+      if (JSON.stringify(buses.get(key)) === JSON.stringify(this.buses.get(key))) continue;
+      if (!('errno' in open)) open.port.close();
+      this.open.delete(key);
+    }
+    this.buses = buses;
   }
 
   create(channel: Channel): ChannelDriver {

@@ -50,10 +50,14 @@ export class ModbusProvider implements ChannelDriverProvider {
 
   constructor(private readonly options: ModbusProviderOptions) {}
 
+  /** Takes the buses of `config`; a bus whose settings are unchanged keeps its open line (a reload). */
   configure(config: ChannelConfig): void {
-    this.closeLines();
-    this.buses = new Map();
-    for (const bus of config.buses) if (bus.type === 'modbus') this.buses.set(bus.key, bus);
+    const buses = new Map<string, ModbusBus>();
+    for (const bus of config.buses) if (bus.type === 'modbus') buses.set(bus.key, bus);
+    for (const key of [...this.lines.keys()]) {
+      if (JSON.stringify(buses.get(key)) !== JSON.stringify(this.buses.get(key))) this.closeLine(key);
+    }
+    this.buses = buses;
   }
 
   create(channel: Channel): ChannelDriver {
@@ -123,11 +127,14 @@ export class ModbusProvider implements ChannelDriverProvider {
   }
 
   private closeLines(): void {
-    for (const line of this.lines.values()) {
-      if ('errno' in line) continue;
-      line.master.close();
-      line.port.close();
-    }
-    this.lines.clear();
+    for (const key of [...this.lines.keys()]) this.closeLine(key);
+  }
+
+  private closeLine(key: string): void {
+    const line = this.lines.get(key);
+    this.lines.delete(key);
+    if (line === undefined || 'errno' in line) return;
+    line.master.close();
+    line.port.close();
   }
 }

@@ -104,6 +104,25 @@ export class Outbox {
     this.removeEntry(seq);
   }
 
+  /**
+   * Rewrites a queued batch with the records left after a refusal was split
+   * (src/report/refusal.ts); its place in the queue is kept. Unknown `seq`: ignored.
+   */
+  replace(batch: OutboxBatch, json: string, count: number): void {
+    const entry = this.index.find((e) => e.seq === batch.seq);
+    if (entry === undefined) return;
+    if (count < 1) {
+      this.removeEntry(batch.seq);
+      return;
+    }
+    const bytes = byteLength(json);
+    this.store.set(this.keyOf(batch.seq), `${batch.lane}${count}|${json}`);
+    this.records += count - entry.count;
+    this.bytes += bytes - entry.bytes;
+    entry.count = count;
+    entry.bytes = bytes;
+  }
+
   get batches(): number {
     return this.index.length;
   }

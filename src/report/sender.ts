@@ -5,7 +5,9 @@
  * device never gives up). 401/403 are not retried blindly: the sender waits
  * `authRetryMs` (long) and logs once per outage. A batch the service refuses as
  * malformed (400, 413, 422) would block the queue forever, so it is dropped,
- * counted in `rejected` and logged.
+ * counted in `rejected` and logged; with a refusal handler (400, 422), the
+ * handler first splits off the records of channels no longer configured and
+ * the rest is delivered (src/report/refusal.ts).
  */
 import type { AgentCounters } from '../agent/counters.js';
 import { toAgentError, type AgentError } from '../errors.js';
@@ -13,7 +15,8 @@ import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox, OutboxBatch } from './outbox.js';
+import type { RefusalHandler } from './refusal.js';
 
 export type SenderState = 'idle' | 'sending' | 'waiting' | 'stopped';
 
@@ -23,6 +26,8 @@ export interface SenderOptions {
 }
 
 const refusedStatuses: readonly number[] = [400, 413, 422];
+/** Refusals that may name a record rather than the whole request (413 is the size of the body). */
+const splittableStatuses: readonly number[] = [400, 422];
 
 export class Sender {
   private state: SenderState = 'idle';
@@ -31,6 +36,8 @@ export class Sender {
   private authFailed = false;
   /** Whether the last request reached the service. */
   online = false;
+  /** Splits refused batches (400, 422) before anything is dropped; without it, they are dropped whole. */
+  refusals: RefusalHandler | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -88,9 +95,34 @@ export class Sender {
     } catch (e) {
       if ((this.state as SenderState) === 'stopped') return;
       this.counters.failures++;
-      this.onFailure(toAgentError(e), batch.seq, batch.count);
+      const error = toAgentError(e);
+      const status = error.code === 'http.status' ? error.status : undefined;
+      if (this.refusals !== undefined && status !== undefined && splittableStatuses.includes(status)) {
+        await this.onRefused(this.refusals, error, batch);
+      } else {
+        this.onFailure(error, batch.seq, batch.count);
+      }
     }
     this.kick();
+  }
+
+  /** A refused batch: split off the records of removed channels and send the rest, or drop it as malformed. */
+  private async onRefused(refusals: RefusalHandler, error: AgentError, batch: OutboxBatch): Promise<void> {
+    this.online = true;
+    const outcome = await refusals.handle(batch);
+    if ((this.state as SenderState) === 'stopped') return;
+    if (outcome.kind === 'split') {
+      this.outbox.replace(batch, outcome.json, outcome.count);
+      this.state = 'idle';
+    } else if (outcome.kind === 'malformed') {
+      this.onFailure(error, batch.seq, batch.count);
+    } else {
+      this.logger.log('warn', 'service refused a batch; configuration not readable, retrying', {
+        status: error.status,
+        reason: outcome.reason,
+      });
+      this.wait(this.policy.nextDelayMs(++this.attempt) ?? this.options.authRetryMs);
+    }
   }
 
   private onFailure(error: AgentError, seq: number, count: number): void {
@@ -127,6 +159,10 @@ export class Sender {
         delayMs,
       });
     }
+    this.wait(delayMs);
+  }
+
+  private wait(delayMs: number): void {
     this.state = 'waiting';
     this.timer = this.clock.setTimer(this.onRetry, delayMs);
   }

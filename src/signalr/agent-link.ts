@@ -2,7 +2,8 @@
  * The glue between the hub client and the agent (issue 4 "In the agent",
  * decisions.md section 5): `Notify` states → `applyDesired` for each `.desired`
  * record, in order; `Notify` properties → `updateProperties(values, false)`;
- * every connect and reconnect → `resyncDesired()`; `setProperties` for
+ * every connect and reconnect → `resyncDesired()`, and every reconnect →
+ * `hubReconnected()` (the configuration is re-read); `setProperties` for
  * application code, whose Completion result becomes the property set.
  * Desired records wait in a bounded queue; on overflow the record is dropped,
  * counted, and a resync is queued so the latest desired value still arrives.
@@ -28,6 +29,7 @@ export class HubAgentLink {
   #queued = 0;
   #tail: Promise<void> = Promise.resolve();
   #resyncQueued = false;
+  #connectedBefore = false;
   #maxQueued: number;
   #unsubscribe: (() => void)[];
 
@@ -44,7 +46,7 @@ export class HubAgentLink {
     this.#maxQueued = options.maxQueued ?? 64;
     this.#unsubscribe = [
       client.on(Hub.notify, (args) => this.#notified(args)),
-      client.onStateChange((kind) => kind === 'connected' && this.#resync()),
+      client.onStateChange((kind) => kind === 'connected' && this.#connected()),
     ];
   }
 
@@ -68,6 +70,12 @@ export class HubAgentLink {
   /** Resolves once every queued desired record and resync has run. */
   idle(): Promise<void> {
     return this.#tail;
+  }
+
+  #connected(): void {
+    this.#resync();
+    if (this.#connectedBefore) this.#guard('hubReconnected', () => this.#sink.hubReconnected?.());
+    this.#connectedBefore = true;
   }
 
   #notified(args: readonly unknown[]): void {

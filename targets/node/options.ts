@@ -10,6 +10,7 @@
  *   --config FILE   DDS_CONFIG     JSON file with any of the above by long name
  *   --log-level L   DDS_LOG_LEVEL  debug | info | warn | error (default info)
  *   --no-hub                       no hub connection (desired values only by resync)
+ *   --config-refresh S DDS_CONFIG_REFRESH  seconds between configuration re-reads (default 300, 0 off)
  *   --ca FILE       DDS_CA         PEM CA certificate(s) to verify https/wss against (issue 8)
  *   --insecure      DDS_INSECURE   lab only: accept any certificate (logged loudly)
  *
@@ -38,6 +39,11 @@ export const optionTable: OptionSpec[] = [
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
   { flag: 'no-hub', help: 'do not open the hub connection (no real-time desired values)', boolean: true },
+  {
+    flag: 'config-refresh',
+    env: 'DDS_CONFIG_REFRESH',
+    help: 'seconds between re-reads of the configuration (jittered; default 300; 0 turns it off)',
+  },
   { flag: 'ca', env: 'DDS_CA', help: 'PEM file of the CA(s) to verify https:// and wss:// against' },
   {
     flag: 'insecure',

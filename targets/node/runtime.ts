@@ -81,6 +81,17 @@ export function loadTlsOptions(
 const insecureWarning =
   'TLS CERTIFICATES ARE NOT CHECKED (--insecure): anyone on the network can impersonate the service; lab use only';
 
+/** `--config-refresh SECONDS` (DDS_CONFIG_REFRESH) in ms, or undefined for the agent's default. */
+export function configRefreshMs(options: NodeAgentOptions): number | undefined {
+  const text = options.values['config-refresh']?.[0];
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  if (text.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
+    throw new AgentError('config.invalid', `--config-refresh must be a number of seconds >= 0, got "${text}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
 /** Builds the agent and starts it (resolves after the first configuration attempt). */
 export async function startNodeAgent(
   options: NodeAgentOptions,
@@ -105,6 +116,7 @@ export async function startNodeAgent(
   });
   const providers = buildProviders({ options, clock, logger, pins, custom, device });
   const http = overrides.http ?? new FetchHttp({ tls });
+  const refreshMs = configRefreshMs(options);
   const agent = new Agent({
     clock,
     http,
@@ -112,6 +124,7 @@ export async function startNodeAgent(
     logger,
     service: { baseUrl: options.service, device: options.device, token: options.token },
     providers,
+    ...(refreshMs === undefined ? {} : { configRefreshMs: refreshMs }),
     ...overrides.agent,
   });
   await agent.start();

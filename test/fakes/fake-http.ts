@@ -2,7 +2,9 @@
  * A fake HttpTransport with a tiny in-memory service behind it: it answers
  * `channels/list`, `devices/get`, `properties/get` and `states/read/last` from
  * what a test sets, records every `states/write` and `measurements/write`
- * entry, and can go offline (network error) or answer a chosen status.
+ * entry, and can go offline (network error) or answer a chosen status. With
+ * `refuseUnknown`, it refuses (400, whole request) a write naming a channel
+ * that `channels` does not list, as the local service does.
  * Portable: no URL class, no Node.
  */
 import { AgentError } from '../../src/errors.js';
@@ -30,6 +32,10 @@ export class FakeHttp implements HttpTransport {
   offline = false;
   /** When set, every write answers this status (e.g. 500, 401). */
   writeStatus: number | undefined;
+  /** Refuse (400) a write whose records name a channel key that `channels` does not list. */
+  refuseUnknown = false;
+  /** Write requests refused because of `refuseUnknown`. */
+  refused = 0;
   /** The `Date` header to send, if any. */
   date: string | undefined;
   /** Requests waiting for `release()` when `hold` is set. */
@@ -48,6 +54,12 @@ export class FakeHttp implements HttpTransport {
         return { status: this.writeStatus, headers, body: JSON.stringify({ status: this.writeStatus, title: 'fake' }) };
       }
       const body = JSON.parse(request.body ?? '{}') as { states?: WrittenRecord[]; measurements?: WrittenRecord[] };
+      const unknown = this.refuseUnknown ? this.firstUnknown(body.states ?? [], body.measurements ?? []) : undefined;
+      if (unknown !== undefined) {
+        this.refused++;
+        const problem = { status: 400, title: 'Bad Request', detail: `unknown channel "${unknown}"` };
+        return { status: 400, headers, body: JSON.stringify(problem) };
+      }
       if (body.states !== undefined) this.states.push(...body.states);
       if (body.measurements !== undefined) this.measurements.push(...body.measurements);
       return ok({});
@@ -64,6 +76,17 @@ export class FakeHttp implements HttpTransport {
       default:
         return { status: 404, headers, body: '{"status":404,"title":"Not Found"}' };
     }
+  }
+
+  private firstUnknown(states: WrittenRecord[], measurements: WrittenRecord[]): string | undefined {
+    const list = (this.channels as { channels?: Array<{ key?: unknown }> }).channels ?? [];
+    const keys = new Set(list.map((c) => c.key));
+    for (const s of states) {
+      const key = (s.channel ?? '').split('.')[0];
+      if (!keys.has(key)) return s.channel;
+    }
+    for (const m of measurements) if (!keys.has(m.metric)) return m.metric;
+    return undefined;
   }
 
   /** Lets held requests continue. */

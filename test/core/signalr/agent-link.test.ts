@@ -10,6 +10,7 @@ class FakeSink implements DesiredStateSink {
   readonly applied: DesiredRecord[] = [];
   readonly properties: [Record<string, Value>, boolean][] = [];
   resyncs = 0;
+  reconnects = 0;
   failResync = false;
   gate: Promise<void> | undefined;
 
@@ -23,6 +24,9 @@ class FakeSink implements DesiredStateSink {
   }
   updateProperties(values: Readonly<Record<string, Value>>, replace: boolean): void {
     this.properties.push([{ ...values }, replace]);
+  }
+  hubReconnected(): void {
+    this.reconnects++;
   }
 }
 
@@ -97,6 +101,21 @@ describe('signalr/agent-link', () => {
     assert.equal(sink.resyncs, 2);
     assert.equal(h.logger.find('warn', 'desired sync failed').length, 1);
     assert.equal(h.client.status, 'connected');
+  });
+
+  it('tells the sink about every reconnect (the configuration is re-read), not about the first connect', async () => {
+    const { h, sink, link, socket } = await setup();
+    assert.equal(sink.reconnects, 0);
+    socket.drop();
+    await h.clock.advanceAsync(1000);
+    h.sockets.last.accept();
+    await link.idle();
+    assert.equal(sink.reconnects, 1);
+    h.sockets.last.drop();
+    await h.clock.advanceAsync(2000);
+    h.sockets.last.accept();
+    await link.idle();
+    assert.equal(sink.reconnects, 2);
   });
 
   it('setProperties invokes SetProperties and the result becomes the property set', async () => {

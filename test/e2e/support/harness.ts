@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Agent, AgentOptions } from '../../../src/agent/agent.js';
 import { demoFixturePath } from '../../../host-sim/service/fixture.js';
-import { startService, type RunningService } from '../../../host-sim/service/index.js';
+import { startService, type Fixture, type RunningService } from '../../../host-sim/service/index.js';
 import { parseOptions } from '../../../targets/node/options.js';
 import { startNodeAgent, type NodeAgentRuntime } from '../../../targets/node/runtime.js';
 import { FileStore } from '../../../targets/node/store.js';
@@ -45,8 +45,8 @@ export interface DemoAgentOptions {
 export interface E2eHarness {
   /** The current test's scratch directory. */
   readonly dir: string;
-  /** Starts the demo service on `<dir>/dds.db`; the harness closes it after the test. */
-  startService(clock?: FakeClock, port?: number): Promise<RunningService>;
+  /** Starts the service (default the demo fixture) on `<dir>/dds.db`; the harness closes it after the test. */
+  startService(clock?: FakeClock, port?: number, fixture?: string | Fixture): Promise<RunningService>;
   /** Closes the running service now (the agent goes offline). */
   stopService(): Promise<void>;
   /** Starts demo-001 on the Node target against `url` (real time when `clock` is undefined). */
@@ -78,10 +78,10 @@ export function useE2eHarness(): E2eHarness {
     get dir() {
       return path();
     },
-    startService: async (clock, port = 0) => {
+    startService: async (clock, port = 0, fixture = demoFixturePath) => {
       const dbPath = join(path(), 'dds.db');
       const now = clock === undefined ? {} : { now: () => clock.wallMs() };
-      service = await startService({ fixture: demoFixturePath, port, host: '127.0.0.1', dbPath, ...now });
+      service = await startService({ fixture, port, host: '127.0.0.1', dbPath, ...now });
       return service;
     },
     stopService,
