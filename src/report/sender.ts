@@ -6,6 +6,12 @@
  * `authRetryMs` (long) and logs once per outage. A batch the service refuses as
  * malformed (400, 413, 422) would block the queue forever, so it is dropped,
  * counted in `rejected` and logged.
+ *
+ * The outbox learns each outcome (it writes to the store only once a delivery
+ * has failed, and writes the rest at `stop`). `retryNow` cuts a back-off
+ * short when the service is known to be back: the agent calls it on any
+ * successful request (a configuration read, the desired resync after a hub
+ * reconnect), so delivery resumes at once instead of after up to 60 s.
  */
 import type { AgentCounters } from '../agent/counters.js';
 import { toAgentError, type AgentError } from '../errors.js';
@@ -61,10 +67,12 @@ export class Sender {
     this.kick();
   }
 
+  /** Stops delivering; what is queued is written to the store for the next run. */
   stop(): void {
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.state = 'stopped';
+    this.outbox.persist();
   }
 
   private async sendNext(): Promise<void> {
@@ -78,6 +86,7 @@ export class Sender {
       await this.client.post(path, body);
       if ((this.state as SenderState) === 'stopped') return;
       this.outbox.remove(batch.seq);
+      this.outbox.deliveryOk();
       this.counters.sent += batch.count;
       this.counters.requests++;
       this.attempt = 0;
@@ -106,6 +115,7 @@ export class Sender {
       this.state = 'idle';
       return;
     }
+    this.outbox.deliveryFailed();
     let delayMs: number;
     if (error.code === 'auth') {
       this.online = true;
