@@ -22,9 +22,14 @@ export interface BatchOptions {
   maxBytes: number;
   /** Longest a record waits for its batch to close, ms. Default 1000. */
   maxAgeMs: number;
+  /**
+   * Whether a prompt record (a desired echo) closes its batch at once. Default
+   * true; false makes it wait like any record (bench/field.ts measures that as its peer).
+   */
+  prompt?: boolean;
 }
 
-export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000 };
+export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000, prompt: true };
 
 class LaneBuffer {
   readonly parts: string[] = [];
@@ -53,7 +58,11 @@ export class Batcher {
     if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.close(buffer);
     buffer.parts.push(record);
     buffer.bytes += size;
-    if (prompt || buffer.parts.length >= this.options.maxRecords || buffer.bytes >= this.options.maxBytes) {
+    if (
+      (prompt && this.options.prompt !== false) ||
+      buffer.parts.length >= this.options.maxRecords ||
+      buffer.bytes >= this.options.maxBytes
+    ) {
       this.close(buffer);
     }
     if (this.timer === undefined && this.pending > 0) {

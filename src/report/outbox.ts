@@ -26,9 +26,13 @@ export interface OutboxOptions {
   maxBytes: number;
   /** Store key prefix. Default `outbox/`. */
   prefix: string;
-  /** Store keys the outbox may use (the ring), 1..1000. Default 64. */
+  /** Store keys the outbox may use (the ring), 1..1000. Default 256. */
   storeSlots: number;
-  /** Offline, longest a closed batch stays in RAM only before it is written, ms. Default 5000. */
+  /**
+   * Offline, longest a closed batch stays in RAM only before it is written, ms,
+   * while at most half the ring is used; doubled for each further eighth of the
+   * ring in use (up to 16x), so that a long outage fills the ring slowly. Default 5000.
+   */
   persistDelayMs: number;
   /** Largest batch made by coalescing queued batches of one lane (JSON bytes). Default 64 KiB. */
   maxEntryBytes: number;
@@ -38,7 +42,7 @@ export const defaultOutboxOptions: OutboxOptions = {
   maxRecords: 20000,
   maxBytes: 2 * 1024 * 1024,
   prefix: 'outbox/',
-  storeSlots: 64,
+  storeSlots: 256,
   persistDelayMs: 5000,
   maxEntryBytes: 64 * 1024,
 };
@@ -114,7 +118,7 @@ export class Outbox {
       this.index.push({ seq: this.nextSeq++, lane, count, bytes, json, key: undefined });
     }
     if (this.offline && this.timer === undefined) {
-      this.timer = this.clock.setTimer(this.onPersistTimer, this.options.persistDelayMs);
+      this.timer = this.clock.setTimer(this.onPersistTimer, this.persistDelayMs());
     }
   }
 
@@ -179,6 +183,12 @@ export class Outbox {
   /** Batches held in the store now. */
   get persisted(): number {
     return this.ring.used;
+  }
+
+  /** The write-behind delay: the base while the ring is at most half used, then doubling per eighth. */
+  persistDelayMs(): number {
+    const eighths = Math.floor((8 * this.ring.used) / this.options.storeSlots);
+    return this.options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
   }
 
   private readonly onPersistTimer = (): void => {

@@ -168,6 +168,22 @@ describe('outbox', () => {
     assert.throws(() => box.append('s', `["${'x'.repeat(200)}"]`, 1), 'too-large');
   });
 
+  it('offline, waits longer before writing as the ring fills: 1x up to half, then 2x per eighth, at most 16x', () => {
+    const { box } = make(undefined, { storeSlots: 16, maxRecords: 100, persistDelayMs: 1000 });
+    const delays: number[] = [];
+    box.append('s', '[0]', 1);
+    box.deliveryFailed();
+    for (let i = 1; i < 16; i++) {
+      delays.push(box.persistDelayMs());
+      box.append(i % 2 === 0 ? 's' : 'm', `[${i}]`, 1);
+      box.persist();
+    }
+    assert.deepEqual(
+      delays,
+      [1000, 1000, 1000, 1000, 1000, 1000, 1000, 2000, 2000, 4000, 4000, 8000, 8000, 16000, 16000],
+    );
+  });
+
   it('refuses a ring outside 1..1000 slots', () => {
     assert.throws(() => make(undefined, { storeSlots: 0 }), 'config.invalid');
     assert.throws(() => make(undefined, { storeSlots: 1001 }), 'config.invalid');
