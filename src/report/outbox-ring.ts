@@ -56,7 +56,6 @@ export function decodeEntry(
 export class OutboxRing {
   /** Per slot: 'free', 'used', or 'retired' (unreadable this run). */
   private readonly slots: Array<'free' | 'used' | 'retired'>;
-  private cursor = 0;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -76,18 +75,18 @@ export class OutboxRing {
     return this.slots.filter((s) => s === 'used').length;
   }
 
-  /** Writes a batch into a free slot; the key, or undefined when every slot is taken. Throws what `set` throws. */
+  /**
+   * Writes a batch into the lowest free slot (a short outage touches only the
+   * first few keys); the key, or undefined when every slot is taken. Throws
+   * what `set` throws.
+   */
   write(seq: number, lane: Lane, count: number, json: string): string | undefined {
-    for (let n = 0; n < this.slots.length; n++) {
-      const slot = (this.cursor + n) % this.slots.length;
-      if (this.slots[slot] !== 'free') continue;
-      const key = this.keyOf(slot);
-      this.store.set(key, `${lane}${count}@${seq}|${json}`);
-      this.slots[slot] = 'used';
-      this.cursor = (slot + 1) % this.slots.length;
-      return key;
-    }
-    return undefined;
+    const slot = this.slots.indexOf('free');
+    if (slot < 0) return undefined;
+    const key = this.keyOf(slot);
+    this.store.set(key, `${lane}${count}@${seq}|${json}`);
+    this.slots[slot] = 'used';
+    return key;
   }
 
   /** Deletes a delivered or dropped batch's entry and frees its slot. */
