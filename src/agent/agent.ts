@@ -83,8 +83,9 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
     this.client.onSuccess = () => this.sender.retryNow();
     const batch = { ...defaultBatchOptions, ...options.batch };
-    // Coalesced outbox entries stay within one batch's size (a Moddable preference holds one).
-    const outbox = { ...defaultOutboxOptions, maxEntryBytes: batch.maxBytes, ...options.outbox };
+    // Joined outbox entries stay within one batch's size (a Moddable preference holds one).
+    const entry = { maxEntryBytes: batch.maxBytes, maxEntryRecords: batch.maxRecords };
+    const outbox = { ...defaultOutboxOptions, ...entry, ...options.outbox };
     this.outbox = new Outbox(options.store, outbox, this.logger, this.clock);
     this.batcher = new Batcher(this.clock, batch, (lane, json, count, bytes) => {
       try {

@@ -34,8 +34,9 @@ export interface OutboxOptions {
    * ring in use (up to 16x), so that a long outage fills the ring slowly. Default 5000.
    */
   persistDelayMs: number;
-  /** Largest batch made by coalescing queued batches of one lane (JSON bytes). Default 64 KiB. */
+  /** Largest batch made by joining queued batches of one lane: JSON bytes (default 64 KiB) and records (500). */
   maxEntryBytes: number;
+  maxEntryRecords: number;
 }
 
 export const defaultOutboxOptions: OutboxOptions = {
@@ -45,6 +46,7 @@ export const defaultOutboxOptions: OutboxOptions = {
   storeSlots: 256,
   persistDelayMs: 5000,
   maxEntryBytes: 64 * 1024,
+  maxEntryRecords: 500,
 };
 
 /** One queued batch. `json` is the array of records, e.g. `[{"channel":...},...]`. */
@@ -208,6 +210,7 @@ export class Outbox {
       if (entry.lane !== lane) continue;
       if (entry.json === undefined || entry.key !== undefined) return false;
       if (entry.bytes + bytes - 1 > this.options.maxEntryBytes) return false;
+      if (entry.count + count > this.options.maxEntryRecords) return false;
       entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
       entry.count += count;
       entry.bytes += bytes - 1;

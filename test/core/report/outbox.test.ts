@@ -42,10 +42,13 @@ describe('outbox', () => {
     assert.equal(box.bytes, 0);
   });
 
-  it('does not join past maxEntryBytes', () => {
+  it('does not join past maxEntryBytes or maxEntryRecords', () => {
     const { box } = make(undefined, { maxEntryBytes: 8 });
     for (const json of ['[1]', '[22]', '[33]', '[44]']) box.append('s', json, 1);
     assert.deepEqual(drain(box), ['[1]', '[22,33]', '[44]']);
+    const byCount = make(undefined, { maxEntryRecords: 3 }).box;
+    for (const json of ['[1]', '[2,3]', '[4]', '[5]', '[6]']) byCount.append('s', json, json.split(',').length);
+    assert.deepEqual(drain(byCount), ['[1]', '[2,3,4]', '[5,6]']);
   });
 
   it('writes nothing to the store while deliveries succeed', () => {
