@@ -10,6 +10,7 @@ const benches = [
   ['signalr', 'build/bench/signalr.js'],
   ['gnss', 'build/bench/gnss.js'],
   ['buses', 'build/bench/buses.js'],
+  ['field', 'build/bench/field.js'],
   ['xs', 'bench/xs.mjs'],
   ['xs-gnss', 'bench/xs-gnss.mjs'],
   ['xs-signalr', 'bench/xs-signalr.mjs'],

@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'too-large'
   /** The object was closed or stopped. */
   | 'closed'
+  /** The key-value store could not read, write or delete an entry (the message names it). */
+  | 'store'
   /** A pin or port could not be opened. */
   | 'pin.unavailable'
   /** A feature this target or configuration does not support. */

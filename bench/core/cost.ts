@@ -15,7 +15,7 @@ import type { Sample } from '../../src/agent/driver.js';
 import { decodeData, isFailure, type Decoded } from '../../src/codec/data.js';
 import type { Channel, TransmitEvent } from '../../src/config/model.js';
 import { Batcher, defaultBatchOptions } from '../../src/report/batcher.js';
-import { Outbox } from '../../src/report/outbox.js';
+import { Outbox, defaultOutboxOptions } from '../../src/report/outbox.js';
 import { Reporter } from '../../src/report/reporter.js';
 import { WallTime } from '../../src/time/wall-time.js';
 import { MemoryStore } from '../../targets/node/store.js';
@@ -60,7 +60,12 @@ function tick(win: Uint8Array, n: number): void {
 export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSample: number; reported: number } {
   const clock = new FakeClock();
   const counters = createCounters();
-  const outbox = new Outbox(new MemoryStore(), { maxRecords: 1e6, maxBytes: 1e9, prefix: 'o/' }, silent);
+  const outbox = new Outbox(
+    new MemoryStore(),
+    { ...defaultOutboxOptions, maxRecords: 1e6, maxBytes: 1e9, prefix: 'o/' },
+    silent,
+    clock,
+  );
   const batcher = new Batcher(clock, defaultBatchOptions, (lane, json, count, bytes) =>
     outbox.append(lane, json, count, bytes),
   );

@@ -97,8 +97,13 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.wallTime = new WallTime(this.clock);
     this.client = new ServiceClient(options.http, options.service);
     this.client.onDate = (header) => this.wallTime.observeHttpDate(header);
-    this.outbox = new Outbox(options.store, { ...defaultOutboxOptions, ...options.outbox }, this.logger);
-    this.batcher = new Batcher(this.clock, { ...defaultBatchOptions, ...options.batch }, (lane, json, count, bytes) => {
+    this.client.onSuccess = () => this.sender.retryNow();
+    const batch = { ...defaultBatchOptions, ...options.batch };
+    // Joined outbox entries stay within one batch's size (a Moddable preference holds one).
+    const entry = { maxEntryBytes: batch.maxBytes, maxEntryRecords: batch.maxRecords };
+    const outbox = { ...defaultOutboxOptions, ...entry, ...options.outbox };
+    this.outbox = new Outbox(options.store, outbox, this.logger, this.clock);
+    this.batcher = new Batcher(this.clock, batch, (lane, json, count, bytes) => {
       try {
         this.outbox.append(lane, json, count, bytes);
       } catch (e) {

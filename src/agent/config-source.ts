@@ -27,12 +27,14 @@ export class ConfigSource {
 
   /** The last good configuration from the store, if any (a corrupt copy is logged and ignored). */
   cached(): LoadedConfig | undefined {
-    const text = this.store.get(storeKey);
-    if (text === undefined) return undefined;
+    let text: string | undefined;
     try {
+      text = this.store.get(storeKey);
+      if (text === undefined) return undefined;
       return { text, config: parseChannelList(JSON.parse(text) as unknown) };
     } catch (e) {
       this.logger.log('warn', 'cached configuration unreadable; ignored', {
+        key: storeKey,
         reason: e instanceof Error ? e.message : String(e),
       });
       return undefined;

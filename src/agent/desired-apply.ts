@@ -126,12 +126,12 @@ export class DesiredApplier {
     }
     const now = this.clock.monotonicMs();
     if (subChannel) {
-      this.reporter.state(record.key + StateSide.reported, false, undefined, Errno.EROFS, now);
+      this.reporter.state(record.key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
       return;
     }
     const echoed = slot.scale(result);
     slot.decider.remember(echoed, now);
-    this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now);
+    this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now, true);
   }
 
   /** The record's time, or the device's time when the record is dated beyond it plus the tolerance. */

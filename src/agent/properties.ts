@@ -39,12 +39,15 @@ export class Properties {
     private readonly store: KeyValueStore,
     private readonly logger: Logger,
   ) {
-    const cached = store.get(storeKey);
-    if (cached === undefined) return;
     try {
+      const cached = store.get(storeKey);
+      if (cached === undefined) return;
       this.current = parseProperties(JSON.parse(cached) as unknown).values;
-    } catch {
-      this.logger.log('warn', 'cached properties unreadable; ignored');
+    } catch (e) {
+      this.logger.log('warn', 'cached properties unreadable; ignored', {
+        key: storeKey,
+        reason: e instanceof Error ? e.message : String(e),
+      });
     }
   }
 

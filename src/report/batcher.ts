@@ -22,9 +22,14 @@ export interface BatchOptions {
   maxBytes: number;
   /** Longest a record waits for its batch to close, ms. Default 1000. */
   maxAgeMs: number;
+  /**
+   * Whether a prompt record (a desired echo) closes its batch at once. Default
+   * true; false makes it wait like any record (bench/field.ts measures that as its peer).
+   */
+  prompt?: boolean;
 }
 
-export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000 };
+export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000, prompt: true };
 
 class LaneBuffer {
   readonly parts: string[] = [];
@@ -42,14 +47,24 @@ export class Batcher {
     private readonly onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
   ) {}
 
-  /** Adds one encoded record to its lane. */
-  add(lane: Lane, record: string): void {
+  /**
+   * Adds one encoded record to its lane. `prompt` (a record that answers a
+   * user's action, such as a desired echo) closes the lane at once, with the
+   * records before it, instead of waiting for the batch timer.
+   */
+  add(lane: Lane, record: string, prompt = false): void {
     const buffer = lane === 's' ? this.lanes[0]! : this.lanes[1]!;
     const size = byteLength(record) + 1; // and its comma
     if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.close(buffer);
     buffer.parts.push(record);
     buffer.bytes += size;
-    if (buffer.parts.length >= this.options.maxRecords || buffer.bytes >= this.options.maxBytes) this.close(buffer);
+    if (
+      (prompt && this.options.prompt !== false) ||
+      buffer.parts.length >= this.options.maxRecords ||
+      buffer.bytes >= this.options.maxBytes
+    ) {
+      this.close(buffer);
+    }
     if (this.timer === undefined && this.pending > 0) {
       this.timer = this.clock.setTimer(this.onAge, this.options.maxAgeMs);
     }

@@ -1,17 +1,21 @@
 /**
- * The offline outbox: closed batches of records waiting for the service, in
- * order, persisted through the KeyValueStore so they survive a restart
- * (issue 2, "Offline outbox"). One store entry per batch (`<prefix><seq>`,
- * zero-padded so the store's key order is the queue order), holding the lane
- * (`s` states, `m` measurements), the record count and the JSON array text.
+ * The outbox: closed batches of records waiting for the service, in order
+ * (issue 2, "Offline outbox"), kept RAM-first to spare the flash (docs/agent.md,
+ * "Flash and power cuts"). While the service answers, batches go out from RAM
+ * and the store is not written at all. Once a delivery fails, everything
+ * queued is written to the store, and batches closed while offline are written
+ * within `persistDelayMs` (coalesced per lane, so the store sees about one
+ * write per lane per period, not one per batch); a clean stop writes the rest.
+ * Persisted batches leave RAM (they are read back when sent) and are deleted
+ * once delivered. The store side is a fixed ring of keys (outbox-ring.ts).
  *
  * Bounded in records and bytes. Overflow policy: drop the oldest batches,
- * counted in `dropped` (records). A batch is never larger than the bounds
- * (the batcher's limits are checked against them).
+ * counted in `dropped` (records). A batch is never larger than the bounds.
  */
 import { AgentError } from '../errors.js';
-import type { KeyValueStore, Logger } from '../ports.js';
+import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
+import { OutboxRing } from './outbox-ring.js';
 
 export type Lane = 's' | 'm';
 
@@ -22,9 +26,28 @@ export interface OutboxOptions {
   maxBytes: number;
   /** Store key prefix. Default `outbox/`. */
   prefix: string;
+  /** Store keys the outbox may use (the ring), 1..1000. Default 256. */
+  storeSlots: number;
+  /**
+   * Offline, longest a closed batch stays in RAM only before it is written, ms,
+   * while at most half the ring is used; doubled for each further eighth of the
+   * ring in use (up to 16x), so that a long outage fills the ring slowly. Default 5000.
+   */
+  persistDelayMs: number;
+  /** Largest batch made by joining queued batches of one lane: JSON bytes (default 64 KiB) and records (500). */
+  maxEntryBytes: number;
+  maxEntryRecords: number;
 }
 
-export const defaultOutboxOptions: OutboxOptions = { maxRecords: 20000, maxBytes: 2 * 1024 * 1024, prefix: 'outbox/' };
+export const defaultOutboxOptions: OutboxOptions = {
+  maxRecords: 20000,
+  maxBytes: 2 * 1024 * 1024,
+  prefix: 'outbox/',
+  storeSlots: 256,
+  persistDelayMs: 5000,
+  maxEntryBytes: 64 * 1024,
+  maxEntryRecords: 500,
+};
 
 /** One queued batch. `json` is the array of records, e.g. `[{"channel":...},...]`. */
 export interface OutboxBatch {
@@ -36,28 +59,38 @@ export interface OutboxBatch {
 
 interface Entry {
   seq: number;
+  lane: Lane;
   count: number;
   bytes: number;
+  /** The records while in RAM; undefined once persisted (read back from `key`). */
+  json: string | undefined;
+  /** The store key holding the batch, once persisted. */
+  key: string | undefined;
 }
-
-const seqDigits = 12;
 
 export class Outbox {
   private readonly index: Entry[] = [];
+  private readonly ring: OutboxRing;
   private nextSeq = 1;
-  /** Records queued, bytes queued, records dropped by the overflow policy. */
+  private offline = false;
+  private timer: TimerHandle | undefined;
+  private storeTrouble = false;
+  /** Records queued, bytes queued, records dropped (overflow, or lost to store damage). */
   records = 0;
   bytes = 0;
   dropped = 0;
 
   constructor(
-    private readonly store: KeyValueStore,
+    store: KeyValueStore,
     readonly options: OutboxOptions,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {
-    if (!(options.maxRecords >= 1) || !(options.maxBytes >= 64)) {
-      throw new AgentError('config.invalid', 'outbox: maxRecords >= 1 and maxBytes >= 64 required');
+    const slots = options.storeSlots;
+    if (!(options.maxRecords >= 1) || !(options.maxBytes >= 64) || !(slots >= 1 && slots <= 1000)) {
+      throw new AgentError('config.invalid', 'outbox: maxRecords >= 1, maxBytes >= 64, storeSlots 1..1000 required');
     }
+    this.ring = new OutboxRing(store, options.prefix, Math.floor(slots), logger);
     this.load();
   }
 
@@ -81,20 +114,25 @@ export class Outbox {
         dropped: this.dropped,
       });
     }
-    const seq = this.nextSeq++;
-    this.store.set(this.keyOf(seq), `${lane}${count}|${json}`);
-    this.index.push({ seq, count, bytes });
     this.records += count;
     this.bytes += bytes;
+    if (!this.coalesce(lane, json, count, bytes)) {
+      this.index.push({ seq: this.nextSeq++, lane, count, bytes, json, key: undefined });
+    }
+    if (this.offline && this.timer === undefined) {
+      this.timer = this.clock.setTimer(this.onPersistTimer, this.persistDelayMs());
+    }
   }
 
   /** The oldest batch, or undefined when empty. */
   peek(): OutboxBatch | undefined {
     while (this.index.length > 0) {
       const entry = this.index[0]!;
-      const batch = this.read(entry.seq);
-      if (batch !== undefined) return batch;
-      this.removeEntry(entry.seq); // vanished or corrupt: nothing to send
+      if (entry.json !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json: entry.json };
+      const stored = entry.key === undefined ? undefined : this.ring.read(entry.key);
+      if (stored !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json: stored.json };
+      this.dropped += entry.count; // vanished or damaged since written: logged by the ring
+      this.removeEntry(entry.seq);
     }
     return undefined;
   }
@@ -116,19 +154,99 @@ export class Outbox {
       return;
     }
     const bytes = byteLength(json);
-    this.store.set(this.keyOf(batch.seq), `${batch.lane}${count}|${json}`);
+    if (entry.key !== undefined) this.ring.release(entry.key);
+    entry.key = undefined;
+    entry.json = json;
     this.records += count - entry.count;
     this.bytes += bytes - entry.bytes;
     entry.count = count;
     entry.bytes = bytes;
+    if (this.offline) this.persist();
+  }
+
+  /** A delivery failed: write everything queued, and keep writing what comes until `deliveryOk`. */
+  deliveryFailed(): void {
+    this.offline = true;
+    this.persist();
+  }
+
+  /** A delivery succeeded: new batches stay in RAM again. */
+  deliveryOk(): void {
+    this.offline = false;
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Writes every batch still only in RAM to the store (a clean stop, a failed delivery). */
+  persist(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+    for (const entry of this.index) {
+      if (entry.key !== undefined || entry.json === undefined) continue;
+      let key: string | undefined;
+      try {
+        key = this.ring.write(entry.seq, entry.lane, entry.count, entry.json);
+      } catch (e) {
+        this.trouble('outbox: store write failed; batches kept in RAM only', e);
+        return;
+      }
+      if (key === undefined) {
+        this.trouble('outbox: every store slot is taken; newer batches kept in RAM only', undefined);
+        return;
+      }
+      entry.key = key;
+      entry.json = undefined;
+    }
+    this.storeTrouble = false;
   }
 
   get batches(): number {
     return this.index.length;
   }
 
-  private keyOf(seq: number): string {
-    return this.options.prefix + String(seq).padStart(seqDigits, '0');
+  /** Batches held in the store now. */
+  get persisted(): number {
+    return this.ring.used;
+  }
+
+  /** The write-behind delay: the base while the ring is at most half used, then doubling per eighth. */
+  persistDelayMs(): number {
+    const eighths = Math.floor((8 * this.ring.used) / this.options.storeSlots);
+    return this.options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
+  }
+
+  private readonly onPersistTimer = (): void => {
+    this.timer = undefined;
+    if (this.offline) this.persist();
+  };
+
+  /**
+   * Joins a batch to the newest queued batch of its lane when that one is
+   * still only in RAM and not at the head (the head may be in flight): fewer
+   * requests after a backlog, fewer store writes offline. Order within a lane
+   * is kept; the two lanes go to different endpoints.
+   */
+  private coalesce(lane: Lane, json: string, count: number, bytes: number): boolean {
+    for (let i = this.index.length - 1; i >= 1; i--) {
+      const entry = this.index[i]!;
+      if (entry.lane !== lane) continue;
+      if (entry.json === undefined || entry.key !== undefined) return false;
+      if (entry.bytes + bytes - 1 > this.options.maxEntryBytes) return false;
+      if (entry.count + count > this.options.maxEntryRecords) return false;
+      entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
+      entry.count += count;
+      entry.bytes += bytes - 1;
+      this.bytes -= 1;
+      return true;
+    }
+    return false;
+  }
+
+  private trouble(message: string, error: unknown): void {
+    if (this.storeTrouble) return;
+    this.storeTrouble = true;
+    const reason = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+    this.logger.log('warn', message, { persisted: this.ring.used, queued: this.index.length, reason });
   }
 
   private removeEntry(seq: number): void {
@@ -137,40 +255,20 @@ export class Outbox {
     const [entry] = this.index.splice(i, 1);
     this.records -= entry!.count;
     this.bytes -= entry!.bytes;
-    this.store.delete(this.keyOf(seq));
+    if (entry!.key !== undefined) this.ring.release(entry!.key);
   }
 
-  private read(seq: number): OutboxBatch | undefined {
-    const text = this.store.get(this.keyOf(seq));
-    if (text === undefined) return undefined;
-    const bar = text.indexOf('|');
-    const lane = text.charAt(0);
-    const count = Number(text.slice(1, bar));
-    if (bar < 2 || (lane !== 's' && lane !== 'm') || !(count >= 1)) {
-      this.logger.log('error', 'outbox: corrupt batch discarded', { seq });
-      return undefined;
-    }
-    return { seq, lane, count, json: text.slice(bar + 1) };
-  }
-
-  /** Rebuilds the index from the store (after a restart). */
+  /** Rebuilds the queue from the store (after a restart); damage is logged and skipped, never fatal. */
   private load(): void {
-    for (const key of this.store.keys(this.options.prefix)) {
-      const seq = Number(key.slice(this.options.prefix.length));
-      if (!Number.isInteger(seq) || seq < 1) continue;
-      const batch = this.read(seq);
-      if (batch === undefined) {
-        this.store.delete(key);
-        continue;
-      }
+    for (const batch of this.ring.load()) {
       const bytes = byteLength(batch.json);
-      this.index.push({ seq, count: batch.count, bytes });
+      this.index.push({ seq: batch.seq, lane: batch.lane, count: batch.count, bytes, json: undefined, key: batch.key });
       this.records += batch.count;
       this.bytes += bytes;
-      if (seq >= this.nextSeq) this.nextSeq = seq + 1;
+      if (batch.seq >= this.nextSeq) this.nextSeq = batch.seq + 1;
     }
-    this.index.sort((a, b) => a.seq - b.seq);
-    if (this.index.length > 0)
+    if (this.index.length > 0) {
       this.logger.log('info', 'outbox restored', { batches: this.index.length, records: this.records });
+    }
   }
 }

@@ -43,23 +43,27 @@ export class Reporter {
     private readonly options: ReporterOptions = { maxHeld: 2000 },
   ) {}
 
-  /** Reports one channel sample taken at monotonic `monotonicMs`. */
-  channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number): void {
+  /**
+   * Reports one channel sample taken at monotonic `monotonicMs`. `prompt`: the
+   * sample answers a user's action (a desired echo) and goes out at once in
+   * its own small batch (Batcher.add), not after the batch timer.
+   */
+  channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
     if (!isLocationChannel) {
       const name = this.reportedName(key);
-      if (sample.ok) this.state(name, true, sample.value, 0, monotonicMs);
-      else this.state(name, false, undefined, sample.errno, monotonicMs);
+      if (sample.ok) this.state(name, true, sample.value, 0, monotonicMs, prompt);
+      else this.state(name, false, undefined, sample.errno, monotonicMs, prompt);
       return;
     }
     if (!sample.ok) {
       for (const field of LocationFields) {
-        this.state(`${key}.${field}${StateSide.reported}`, false, undefined, sample.errno, monotonicMs);
+        this.state(`${key}.${field}${StateSide.reported}`, false, undefined, sample.errno, monotonicMs, prompt);
       }
       return;
     }
     const location = sample.value;
     if (!isLocation(location)) {
-      this.state(key + StateSide.reported, true, location, 0, monotonicMs);
+      this.state(key + StateSide.reported, true, location, 0, monotonicMs, prompt);
       return;
     }
     const copy: Record<string, number> = {};
@@ -67,13 +71,20 @@ export class Reporter {
       const v = location[field];
       if (v === undefined) continue;
       copy[field] = v;
-      this.state(`${key}.${field}${StateSide.reported}`, true, v, 0, monotonicMs);
+      this.state(`${key}.${field}${StateSide.reported}`, true, v, 0, monotonicMs, prompt);
     }
-    this.measurement(key, copy, monotonicMs);
+    this.measurement(key, copy, monotonicMs, prompt);
   }
 
   /** One state record (`name` includes `.reported`). */
-  state(name: string, ok: boolean, value: SampleValue | undefined, errno: number, monotonicMs: number): void {
+  state(
+    name: string,
+    ok: boolean,
+    value: SampleValue | undefined,
+    errno: number,
+    monotonicMs: number,
+    prompt = false,
+  ): void {
     this.counters.reported++;
     const unixMs = this.wallTime.toWallMs(monotonicMs);
     if (unixMs === undefined) return this.hold({ lane: 's', name, ok, value, errno, monotonicMs });
@@ -81,16 +92,17 @@ export class Reporter {
     this.batcher.add(
       's',
       ok ? encodeStateValue(name, value as SampleValue, unixMs) : encodeStateError(name, errno, unixMs),
+      prompt,
     );
   }
 
   /** One measurement record (application API and location channels). */
-  measurement(metric: string, value: unknown, monotonicMs: number): void {
+  measurement(metric: string, value: unknown, monotonicMs: number, prompt = false): void {
     this.counters.reported++;
     const unixMs = this.wallTime.toWallMs(monotonicMs);
     if (unixMs === undefined) return this.hold({ lane: 'm', name: metric, ok: true, value, errno: 0, monotonicMs });
     if (this.held.length > 0) this.release();
-    this.batcher.add('m', encodeMeasurement(metric, value, unixMs));
+    this.batcher.add('m', encodeMeasurement(metric, value, unixMs), prompt);
   }
 
   /** `<key>.reported`, cached per key so a report does not build the string again. */

@@ -8,6 +8,12 @@
  * counted in `rejected` and logged; with a refusal handler (400, 422), the
  * handler first splits off the records of channels no longer configured and
  * the rest is delivered (src/report/refusal.ts).
+ *
+ * The outbox learns each outcome (it writes to the store only once a delivery
+ * has failed, and writes the rest at `stop`). `retryNow` cuts a back-off
+ * short when the service is known to be back: the agent calls it on any
+ * successful request (a configuration read, the desired resync after a hub
+ * reconnect), so delivery resumes at once instead of after up to 60 s.
  */
 import type { AgentCounters } from '../agent/counters.js';
 import { toAgentError, type AgentError } from '../errors.js';
@@ -68,10 +74,12 @@ export class Sender {
     this.kick();
   }
 
+  /** Stops delivering; what is queued is written to the store for the next run. */
   stop(): void {
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.state = 'stopped';
+    this.outbox.persist();
   }
 
   private async sendNext(): Promise<void> {
@@ -85,6 +93,7 @@ export class Sender {
       await this.client.post(path, body);
       if ((this.state as SenderState) === 'stopped') return;
       this.outbox.remove(batch.seq);
+      this.outbox.deliveryOk();
       this.counters.sent += batch.count;
       this.counters.requests++;
       this.attempt = 0;
@@ -138,6 +147,7 @@ export class Sender {
       this.state = 'idle';
       return;
     }
+    this.outbox.deliveryFailed();
     let delayMs: number;
     if (error.code === 'auth') {
       this.online = true;

@@ -26,6 +26,8 @@ export class ServiceClient {
   private readonly base: string;
   /** Called with every response's `Date` header (wall time learns from it). */
   onDate: ((header: string | undefined) => void) | undefined;
+  /** Called after every 2xx answer: the service is reachable (the outbox retries at once). */
+  onSuccess: (() => void) | undefined;
   /** HTTP requests answered (any status) and bytes of request bodies sent. */
   requests = 0;
   bytesSent = 0;
@@ -90,7 +92,10 @@ export class ServiceClient {
     this.requests++;
     if (body !== undefined) this.bytesSent += body.length;
     this.onDate?.(response.headers['date']);
-    if (response.status >= 200 && response.status < 300) return response;
+    if (response.status >= 200 && response.status < 300) {
+      this.onSuccess?.();
+      return response;
+    }
     const path = url.slice(this.base.length).split('?')[0] ?? url;
     const detail = problemDetail(response.body);
     const message = `${method} ${path}: ${response.status}${detail === '' ? '' : ' ' + detail}`;

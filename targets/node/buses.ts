@@ -35,6 +35,7 @@ import { J1939Generator } from '../../host-sim/can/j1939-generator.js';
 import { SimulatedModbusLink } from '../../host-sim/modbus/link.js';
 import { demoMapPath, readRegisterMap } from '../../host-sim/modbus/serial-slave.js';
 import { ModbusSlave } from '../../host-sim/modbus/slave.js';
+import { ReopeningSerial } from '../../src/serial/reopening-serial.js';
 import { NodeSerial } from './serial.js';
 
 /** `key=target` values of `--bus`, validated. Throws AgentError `config.invalid`. */
@@ -57,8 +58,14 @@ export function parseBusFlags(values: readonly string[]): Map<string, string> {
 
 /** Serial that routes `sim` / `sim:<map>` ports to a simulated slave and device paths to serialport. */
 class RoutingSerial implements Serial {
-  private readonly node = new NodeSerial();
-  constructor(private readonly clock: Clock) {}
+  private readonly node: Serial;
+  constructor(
+    private readonly clock: Clock,
+    logger: Logger,
+  ) {
+    // An unplugged USB RS-485 adapter is reopened with back-off (src/serial/reopening-serial.ts).
+    this.node = new ReopeningSerial(new NodeSerial(), clock, logger);
+  }
 
   open(options: SerialOptions, handlers: SerialHandlers): SerialPort {
     const port = String(options.port);
@@ -96,7 +103,7 @@ export function busProviders(values: readonly string[], clock: Clock, logger: Lo
     interfaces[key] = target;
   }
   return [
-    new ModbusProvider({ serial: new RoutingSerial(clock), clock, logger, ports }),
+    new ModbusProvider({ serial: new RoutingSerial(clock, logger), clock, logger, ports }),
     new CanProvider({ can: new SimulatedCan(clock), clock, logger, interfaces }),
   ];
 }

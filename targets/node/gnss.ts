@@ -15,6 +15,7 @@ import type { Clock, Logger, Serial } from '../../src/ports.js';
 import { SimulatedReceiver } from '../../host-sim/gnss/receiver.js';
 import type { RouteOptions } from '../../host-sim/gnss/route.js';
 import { SimulatedGnssSerial } from '../../host-sim/gnss/serial.js';
+import { ReopeningSerial } from '../../src/serial/reopening-serial.js';
 import { NodeSerial } from './serial.js';
 
 export const DEFAULT_BAUD_RATE = 9600;
@@ -92,7 +93,8 @@ export function gnssProvider(value: string, context: GnssContext): GnssLocationP
   const flag = parseGnssFlag(value);
   const { clock, logger } = context;
   if (flag.kind === 'device') {
-    const serial = context.serial ?? new NodeSerial();
+    // An unplugged USB receiver is reopened with back-off (src/serial/reopening-serial.ts).
+    const serial = context.serial ?? new ReopeningSerial(new NodeSerial(), clock, logger);
     return new GnssLocationProvider({ serial, port: { port: flag.path, baudRate: flag.baudRate }, clock, logger });
   }
   let receiver: SimulatedReceiver;

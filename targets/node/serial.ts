@@ -2,7 +2,9 @@
  * The Serial port on Node, over the `serialport` package: a real UART or USB
  * adapter on a Linux gateway (`/dev/ttyUSB0`), or one end of a pty pair.
  * USB RS-485 adapters switch direction by themselves, so `directionPin` has no
- * meaning here and is refused rather than silently ignored.
+ * meaning here and is refused rather than silently ignored. A port that
+ * closes by itself (the device unplugged, the pty's other end gone) is
+ * reported through `onError`, so that src/serial/reopening-serial.ts reopens it.
  */
 import { SerialPort as NodeSerialPort } from 'serialport';
 import { AgentError } from '../../src/errors.js';
@@ -36,15 +38,21 @@ export class NodeSerial implements Serial {
     port.on('data', (chunk: Buffer) => {
       handlers.onData(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     });
+    let closing = false;
     port.on('error', (e: Error) => {
-      handlers.onError?.(new AgentError('network', `serial ${path}: ${e.message}`, { cause: e }));
+      if (!closing) handlers.onError?.(new AgentError('network', `serial ${path}: ${e.message}`, { cause: e }));
+    });
+    port.on('close', (e: Error | null) => {
+      if (!closing) handlers.onError?.(new AgentError('network', `serial ${path}: closed (${e?.message ?? 'gone'})`));
     });
     return {
       write(bytes: Uint8Array): void {
         port.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       },
       close(): void {
+        closing = true;
         if (port.isOpen) port.close();
+        else port.once('open', () => port.close()); // still opening: close once it is open
       },
     };
   }

@@ -50,8 +50,11 @@ export class FakeSerialPort implements SerialPort {
 
 export class FakeSerial implements Serial {
   readonly ports: FakeSerialPort[] = [];
+  /** When set, `open` throws it (a device that is not there). */
+  failOpen: Error | undefined;
 
   open(options: SerialOptions, handlers: SerialHandlers): FakeSerialPort {
+    if (this.failOpen !== undefined) throw this.failOpen;
     const port = new FakeSerialPort(options, handlers);
     this.ports.push(port);
     return port;
