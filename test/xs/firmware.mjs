@@ -245,6 +245,51 @@ const failureModes = [
   ],
 ];
 
+const provisioning = [
+  [
+    'an esp32 image has no token: the agent does not start and says how to provision it',
+    async () => {
+      const run = new FirmwareRun({ flavor: 'esp32', clock });
+      try {
+        await run.start(false, { ...manifest.config, serviceUrl: `http://127.0.0.1:${await closedPort()}` });
+        await run.runFor(1_000);
+        assert.ok(
+          run.logs.some((l) => /cannot start: .*token/.test(l)),
+          run.logs.join('\n'),
+        );
+        assert.ok(run.logs.some((l) => l.includes('Preference.set("config"')));
+        assert.ok(!run.logs.some((l) => l.includes('agent booting')));
+        assertHealthy(run);
+      } finally {
+        await run.stop();
+      }
+    },
+  ],
+  [
+    'the token provisioned into preferences (domain config) starts the agent',
+    async () => {
+      const flash = new Map([['config\u0000token', { value: 'device-token-demo-001' }]]);
+      const run = new FirmwareRun({ flavor: 'esp32', clock, flash });
+      try {
+        await run.start(false, { ...manifest.config, serviceUrl: `http://127.0.0.1:${await closedPort()}` });
+        await run.runFor(5_000);
+        assert.ok(
+          run.logs.some((l) => l.includes('agent booting')),
+          run.logs.join('\n'),
+        );
+        assert.ok(
+          run.logs.some((l) => /configuration not read; retrying/.test(l)),
+          run.logs.join('\n'),
+        );
+        assert.ok(!run.logs.some((l) => l.includes('device-token-demo-001')), 'the token is never logged');
+        assertHealthy(run);
+      } finally {
+        await run.stop();
+      }
+    },
+  ],
+];
+
 // --- the firmware against the local service -----------------------------
 
 let svc;
@@ -391,6 +436,7 @@ try {
     `firmware on XS (xsnap): bundle ${(code.length / 1024).toFixed(0)} KiB, fakes of the Moddable host modules`,
   );
   await runAll('the SDK failure modes through the adapters', failureModes);
+  await runAll('provisioning', provisioning);
   await runAll('the firmware against the local service', scenarios);
 } finally {
   await online?.stop();
