@@ -18,6 +18,10 @@ import { FakeStore } from '../../test/fakes/fake-store.js';
 
 export const CHANNELS = 16;
 export const SCAN_MS = 100;
+/** Channels of the current setup (bench.setup). */
+let channelCount = CHANNELS;
+/** Steady inputs: values do not move, and `change` events report nothing (the heap-per-channel figures). */
+let steady = false;
 
 /** Answers the configuration, and 200 to every write; counts, keeps nothing. */
 class SinkHttp implements HttpTransport {
@@ -50,7 +54,7 @@ class CountingLogger implements Logger {
 
 function channelList(): string {
   const channels = [];
-  for (let i = 0; i < CHANNELS; i++) {
+  for (let i = 0; i < channelCount; i++) {
     channels.push({
       uid: `uid-${i}`,
       key: `ch${i}`,
@@ -60,7 +64,7 @@ function channelList(): string {
       scanInterval: SCAN_MS,
       scaleGain: 0.01,
       scaleOffset: -5,
-      transmitEvents: [],
+      transmitEvents: steady ? [{ type: 'change' }] : [],
     });
   }
   return JSON.stringify({ buses: [], channels });
@@ -68,33 +72,43 @@ function channelList(): string {
 
 const clock = new FakeClock();
 const pins = new FakePins();
-const http = new SinkHttp(channelList());
+let http = new SinkHttp('');
 const store = new FakeStore();
 const logger = new CountingLogger();
-const agent = new Agent({
-  clock,
-  http,
-  store,
-  logger,
-  service: { baseUrl: 'http://dds.bench', device: 'dev', token: 't' },
-  providers: [new PinChannelProvider(pins)],
-});
+let agent: Agent | undefined;
 let round = 0;
 
-/** Moves every analog input so each scan carries a new value. */
+/** Moves every analog input so each scan carries a new value (steady: sets them once). */
 function moveInputs(): void {
+  if (steady && round > 0) return;
   round++;
-  for (let i = 0; i < CHANNELS; i++) pins.analog.set(32 + i, (round * 37 + i * 101) % 4096);
+  for (let i = 0; i < channelCount; i++) pins.analog.set(32 + i, (round * 37 + i * 101) % 4096);
+}
+
+function running(): Agent {
+  if (agent === undefined) throw new Error('bench.setup first');
+  return agent;
 }
 
 export const bench = {
-  /** Starts the agent and lets it read its configuration. */
-  async setup(): Promise<void> {
+  /** Starts the agent on `channels` analog channels and lets it read its configuration. */
+  async setup(channels = CHANNELS, steadyInputs = false): Promise<void> {
+    channelCount = channels;
+    steady = steadyInputs;
+    http = new SinkHttp(channelList());
+    agent = new Agent({
+      clock,
+      http,
+      store,
+      logger,
+      service: { baseUrl: 'http://dds.bench', device: 'dev', token: 't' },
+      providers: [new PinChannelProvider(pins)],
+    });
     moveInputs();
     await agent.start();
     await clock.advanceAsync(0);
   },
-  /** Runs `count` scans of all channels (16 samples each), letting sends proceed between scans. */
+  /** Runs `count` scans of all channels (one sample each), letting sends proceed between scans. */
   async scans(count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
       moveInputs();
@@ -108,7 +122,7 @@ export const bench = {
   },
   /** What went through, to check the bench measured real work. */
   stats(): Record<string, number> {
-    const c = agent.counters;
+    const c = running().counters;
     return {
       sampled: c.sampled,
       reported: c.reported,
