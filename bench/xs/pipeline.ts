@@ -6,14 +6,27 @@
  * store port) and sends it over a transport that answers 200 at once.
  *
  * It runs unchanged on XS (xsnap) and on Node; it installs `globalThis.__bench`.
- * The fakes here keep nothing per request, so memory growth is the core's own.
+ * The fakes here keep nothing per request, so memory growth is the core's own;
+ * the pins are shaped like the firmware's adapter (a class instance per pin).
  */
 import { Agent } from '../../src/agent/agent.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
-import type { HttpRequest, HttpResponse, HttpTransport, LogFields, Logger, LogLevel } from '../../src/ports.js';
+import { AgentError } from '../../src/errors.js';
+import type {
+  AnalogInput,
+  DigitalInput,
+  DigitalOutput,
+  HttpRequest,
+  HttpResponse,
+  HttpTransport,
+  LogFields,
+  Logger,
+  LogLevel,
+  Pins,
+  PwmOutput,
+} from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';
 import { FakeClock, settle } from '../../test/fakes/fake-clock.js';
-import { FakePins } from '../../test/fakes/fake-pins.js';
 import { FakeStore } from '../../test/fakes/fake-store.js';
 
 export const CHANNELS = 16;
@@ -45,6 +58,39 @@ class SinkHttp implements HttpTransport {
   }
 }
 
+/**
+ * Analog inputs shaped as the firmware's adapter makes them (targets/moddable/pins.ts): one small class
+ * instance per pin and no closures, so the heap per channel is the core's plus what a board's adapter adds.
+ */
+class BenchAnalog implements AnalogInput {
+  readonly resolution = 12;
+  constructor(
+    private readonly levels: number[],
+    private readonly index: number,
+  ) {}
+  read(): number {
+    return this.levels[this.index] ?? 0;
+  }
+  close(): void {}
+}
+
+class BenchPins implements Pins {
+  /** Raw counts by pin - 32. */
+  readonly levels: number[] = [];
+  analogInput({ pin }: { pin: number }): AnalogInput {
+    return new BenchAnalog(this.levels, pin - 32);
+  }
+  digitalInput(): DigitalInput {
+    throw new AgentError('pin.unavailable', 'bench: analog inputs only');
+  }
+  digitalOutput(): DigitalOutput {
+    throw new AgentError('pin.unavailable', 'bench: analog inputs only');
+  }
+  pwmOutput(): PwmOutput {
+    throw new AgentError('pin.unavailable', 'bench: analog inputs only');
+  }
+}
+
 class CountingLogger implements Logger {
   readonly counts: Record<LogLevel, number> = { debug: 0, info: 0, warn: 0, error: 0 };
   log(level: LogLevel, _message: string, _fields?: LogFields): void {
@@ -71,7 +117,7 @@ function channelList(): string {
 }
 
 const clock = new FakeClock();
-const pins = new FakePins();
+const pins = new BenchPins();
 let http = new SinkHttp('');
 const store = new FakeStore();
 const logger = new CountingLogger();
@@ -82,7 +128,7 @@ let round = 0;
 function moveInputs(): void {
   if (steady && round > 0) return;
   round++;
-  for (let i = 0; i < channelCount; i++) pins.analog.set(32 + i, (round * 37 + i * 101) % 4096);
+  for (let i = 0; i < channelCount; i++) pins.levels[i] = (round * 37 + i * 101) % 4096;
 }
 
 function running(): Agent {

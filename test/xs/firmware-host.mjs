@@ -88,6 +88,19 @@ const latin1 = (buffer) => Buffer.from(buffer).toString('latin1');
  * @param {Map<string, object>} [options.flash] preferences kept from an earlier run (changed in place)
  * @param {number} [options.speed] most virtual ms per real ms
  */
+/** The live heap of an xsnap worker with nothing loaded: the baseline to subtract. */
+export async function emptyHeap() {
+  const worker = await startXs({ name: 'firmware-xs-baseline' });
+  try {
+    const { meterUsage } = await worker.evaluate('gc()');
+    let bytes = 0;
+    for await (const chunk of worker.makeSnapshotStream('baseline')) bytes += chunk.byteLength;
+    return { slots: meterUsage.currentHeapCount, snapshotBytes: bytes };
+  } finally {
+    await worker.close().catch(() => undefined);
+  }
+}
+
 export class FirmwareRun {
   constructor({ flavor, clock, flash = new Map(), speed = 20, capacity = 24 * 1024 }) {
     Object.assign(this, { flavor, clock, flash, speed, capacity });
@@ -272,6 +285,14 @@ export class FirmwareRun {
   /** Runs for `ms` virtual milliseconds. */
   async runFor(ms) {
     await this.until(() => false, ms, ms + 1);
+  }
+
+  /** Live heap after a full GC: slots, and bytes as the size of an xsnap snapshot (slots and chunks). */
+  async liveHeap() {
+    const { meterUsage } = await this.worker.evaluate('gc()');
+    let bytes = 0;
+    for await (const chunk of this.worker.makeSnapshotStream('live-heap')) bytes += chunk.byteLength;
+    return { slots: meterUsage.currentHeapCount, snapshotBytes: bytes };
   }
 
   async stop() {

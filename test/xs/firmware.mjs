@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FirmwareRun, firmwareScript, linConfig } from './firmware-host.mjs';
+import { emptyHeap, FirmwareRun, firmwareScript, linConfig } from './firmware-host.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const { startService } = await import(join(root, 'build', 'host-sim', 'service', 'index.js'));
@@ -310,6 +310,12 @@ const scenarios = [
       assert.ok(found, `states or hub missing; log:\n${online.logs.slice(-30).join('\n')}`);
       assert.ok(online.logs.some((l) => l.includes('channels configured')));
       figures.bootToStatesVirtualMs = online.nowMs;
+      // The firmware's live heap once running (10 demo channels, hub connected), xsnap's empty machine subtracted.
+      const [heap, empty] = [await online.liveHeap(), await emptyHeap()];
+      figures.liveHeap = {
+        slots: heap.slots - empty.slots,
+        snapshotBytes: heap.snapshotBytes - empty.snapshotBytes,
+      };
       assertHealthy(online);
     },
   ],
@@ -452,6 +458,13 @@ console.log(
     `${figures.flashOnline?.virtualMs} virtual ms (${perSecond(figures.flashOnline)}/s); ` +
     `outage ${figures.flashOutage?.count} (${figures.flashOutage?.bytes} B) in 20 s (${perSecond(figures.flashOutage)}/s)`,
 );
+if (figures.liveHeap !== undefined) {
+  const h = figures.liveHeap;
+  console.log(
+    `live heap of the running firmware (demo device, hub up; empty xsnap subtracted): ${h.slots} slots, ` +
+      `${h.snapshotBytes} B as a snapshot (64-bit)`,
+  );
+}
 console.log(`firmware XS run: ${Date.now() - started} ms`);
 console.log(`firmware XS: ${passed} passed, ${failures.length} failed`);
 console.log(JSON.stringify(figures));
