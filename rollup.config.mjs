@@ -13,6 +13,7 @@ export const moddableModules = [
   'Resource',
   'securesocket',
   'sntp',
+  'socket',
   'time',
   'timer',
   'websocket',

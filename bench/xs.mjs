@@ -10,8 +10,14 @@
 // - heap slots allocated per sample on XS (slots counted between two GCs);
 // - live heap after 1,000 samples and after 100,000 samples, after a full GC,
 //   on XS (slots and bytes) and on Node (heapUsed): growth must be ~0.
+// - heap per channel, steady inputs (transmit on change, nothing reported), for
+//   8, 32 and 128 channels, each in a fresh worker with a 0-channel worker's
+//   figures (xsnap's and the bench's own baseline) subtracted: live slots per
+//   channel after a GC, live bytes per channel (the size of an xsnap snapshot:
+//   slots and chunks), and slots allocated per steady sample (garbage). The
+//   peer is the same bundle on Node (heapUsed per channel, fresh vm context).
 // Last line: one JSON object of the figures.
-import { runInThisContext, runInNewContext } from 'node:vm';
+import { createContext, runInThisContext, runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,9 +88,81 @@ try {
   await worker.close().catch(() => undefined);
 }
 
-// --- Node: the same bundle, the same steps ---------------------------------
+// --- Heap per channel, steady inputs ----------------------------------------
+const HEAP_CHANNELS = [0, 8, 32, 128];
+const STEADY_WINDOWS = 10;
+
+async function snapshotBytes(w) {
+  let bytes = 0;
+  for await (const chunk of w.makeSnapshotStream('heap-per-channel')) bytes += chunk.byteLength;
+  return bytes;
+}
+
+async function xsHeap(channels) {
+  const w = await startXs({ name: `bench-xs-heap-${channels}` });
+  try {
+    await w.evaluate(code);
+    await w.evaluate(`__bench.setup(${channels}, true)`);
+    await w.evaluate('__bench.scans(20).then(() => __bench.drain())');
+    const live = (await w.evaluate('gc()')).meterUsage;
+    const snapshot = await snapshotBytes(w);
+    let allocated = 0;
+    for (let i = 0; i < STEADY_WINDOWS; i++) {
+      const before = (await w.evaluate('gc()')).meterUsage.currentHeapCount;
+      const after = (await w.evaluate('__bench.scans(1)')).meterUsage.currentHeapCount;
+      allocated += after - before;
+    }
+    return { slots: live.currentHeapCount, snapshot, slotsPerScan: allocated / STEADY_WINDOWS };
+  } finally {
+    await w.close().catch(() => undefined);
+  }
+}
+
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
+
+async function nodeHeap(channels) {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const context = createContext({});
+  runInNewContext(code, context);
+  await context.__bench.setup(channels, true);
+  await context.__bench.scans(20);
+  await context.__bench.drain();
+  gc();
+  const bytes = process.memoryUsage().heapUsed - before;
+  return { bytes, keep: context };
+}
+
+const heap = {};
+const steadyScans = {};
+{
+  const base = await xsHeap(0);
+  const nodeBase = await nodeHeap(0);
+  for (const n of HEAP_CHANNELS.slice(1)) {
+    const x = await xsHeap(n);
+    const node = await nodeHeap(n);
+    const slotsPerChannel = (x.slots - base.slots) / n;
+    const bytesPerChannel = (x.snapshot - base.snapshot) / n;
+    heap[n] = {
+      liveSlotsPerChannel: +slotsPerChannel.toFixed(1),
+      liveBytesPerChannelSnapshot: Math.round(bytesPerChannel),
+      chunkBytesPerChannel: Math.round(bytesPerChannel - slotsPerChannel * SLOT_BYTES_HOST),
+      liveBytesPerChannelEsp32: Math.round(
+        slotsPerChannel * SLOT_BYTES_ESP32 + (bytesPerChannel - slotsPerChannel * SLOT_BYTES_HOST),
+      ),
+      garbageSlotsPerSteadyScan: +(x.slotsPerScan - base.slotsPerScan).toFixed(1),
+      nodeHeapBytesPerChannel: Math.round((node.bytes - nodeBase.bytes) / n),
+    };
+    steadyScans[n] = x.slotsPerScan;
+  }
+}
+// Garbage per steady sample: the slope over the channel count; what a scan tick costs whatever the count is apart.
+const heapNs = HEAP_CHANNELS.slice(1);
+const [fewest, most] = [heapNs[0], heapNs[heapNs.length - 1]];
+const garbageSlotsPerSteadySample = +((steadyScans[most] - steadyScans[fewest]) / (most - fewest)).toFixed(3);
+
+// --- Node: the same bundle, the same steps ---------------------------------
 runInThisContext(code);
 const bench = globalThis.__bench;
 await bench.setup();
@@ -124,6 +202,24 @@ console.log(
 );
 console.log(`Node: ${JSON.stringify(nodeFigures.stats)}`);
 console.log(`ratio: XS / Node time per sample = ${(x.usPerSample / nodeFigures.usPerSample).toFixed(1)}x`);
+console.log('heap per channel, steady inputs, 0-channel baseline subtracted (slots 16 B on ESP32, 32 B here):');
+for (const [n, h] of Object.entries(heap)) {
+  console.log(
+    `XS  : ${n} channels: ${h.liveSlotsPerChannel} live slots/channel, ${h.liveBytesPerChannelSnapshot} B/channel ` +
+      `(snapshot; chunks ${h.chunkBytesPerChannel} B), ~${h.liveBytesPerChannelEsp32} B/channel on ESP32; ` +
+      `${h.garbageSlotsPerSteadyScan} slots of garbage per steady scan tick; ` +
+      `Node ${h.nodeHeapBytesPerChannel} B/channel (ratio XS ESP32 / Node ${(h.liveBytesPerChannelEsp32 / h.nodeHeapBytesPerChannel).toFixed(2)})`,
+  );
+}
 console.log(
-  JSON.stringify({ channels: CHANNELS, xs: { ...x, stats: undefined }, node: { ...nodeFigures, stats: undefined } }),
+  `XS  : garbage per steady sample (slope ${fewest} to ${most} channels): ${garbageSlotsPerSteadySample} slots`,
+);
+console.log(
+  JSON.stringify({
+    garbageSlotsPerSteadySample,
+    channels: CHANNELS,
+    xs: { ...x, stats: undefined },
+    node: { ...nodeFigures, stats: undefined },
+    heapPerChannel: heap,
+  }),
 );

@@ -6,18 +6,35 @@
  * store port) and sends it over a transport that answers 200 at once.
  *
  * It runs unchanged on XS (xsnap) and on Node; it installs `globalThis.__bench`.
- * The fakes here keep nothing per request, so memory growth is the core's own.
+ * The fakes here keep nothing per request, so memory growth is the core's own;
+ * the pins are shaped like the firmware's adapter (a class instance per pin).
  */
 import { Agent } from '../../src/agent/agent.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
-import type { HttpRequest, HttpResponse, HttpTransport, LogFields, Logger, LogLevel } from '../../src/ports.js';
+import { AgentError } from '../../src/errors.js';
+import type {
+  AnalogInput,
+  DigitalInput,
+  DigitalOutput,
+  HttpRequest,
+  HttpResponse,
+  HttpTransport,
+  LogFields,
+  Logger,
+  LogLevel,
+  Pins,
+  PwmOutput,
+} from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';
 import { FakeClock, settle } from '../../test/fakes/fake-clock.js';
-import { FakePins } from '../../test/fakes/fake-pins.js';
 import { FakeStore } from '../../test/fakes/fake-store.js';
 
 export const CHANNELS = 16;
 export const SCAN_MS = 100;
+/** Channels of the current setup (bench.setup). */
+let channelCount = CHANNELS;
+/** Steady inputs: values do not move, and `change` events report nothing (the heap-per-channel figures). */
+let steady = false;
 
 /** Answers the configuration, and 200 to every write; counts, keeps nothing. */
 class SinkHttp implements HttpTransport {
@@ -41,6 +58,39 @@ class SinkHttp implements HttpTransport {
   }
 }
 
+/**
+ * Analog inputs shaped as the firmware's adapter makes them (targets/moddable/pins.ts): one small class
+ * instance per pin and no closures, so the heap per channel is the core's plus what a board's adapter adds.
+ */
+class BenchAnalog implements AnalogInput {
+  readonly resolution = 12;
+  constructor(
+    private readonly levels: number[],
+    private readonly index: number,
+  ) {}
+  read(): number {
+    return this.levels[this.index] ?? 0;
+  }
+  close(): void {}
+}
+
+class BenchPins implements Pins {
+  /** Raw counts by pin - 32. */
+  readonly levels: number[] = [];
+  analogInput({ pin }: { pin: number }): AnalogInput {
+    return new BenchAnalog(this.levels, pin - 32);
+  }
+  digitalInput(): DigitalInput {
+    throw new AgentError('pin.unavailable', 'bench: analog inputs only');
+  }
+  digitalOutput(): DigitalOutput {
+    throw new AgentError('pin.unavailable', 'bench: analog inputs only');
+  }
+  pwmOutput(): PwmOutput {
+    throw new AgentError('pin.unavailable', 'bench: analog inputs only');
+  }
+}
+
 class CountingLogger implements Logger {
   readonly counts: Record<LogLevel, number> = { debug: 0, info: 0, warn: 0, error: 0 };
   log(level: LogLevel, _message: string, _fields?: LogFields): void {
@@ -50,7 +100,7 @@ class CountingLogger implements Logger {
 
 function channelList(): string {
   const channels = [];
-  for (let i = 0; i < CHANNELS; i++) {
+  for (let i = 0; i < channelCount; i++) {
     channels.push({
       uid: `uid-${i}`,
       key: `ch${i}`,
@@ -60,41 +110,51 @@ function channelList(): string {
       scanInterval: SCAN_MS,
       scaleGain: 0.01,
       scaleOffset: -5,
-      transmitEvents: [],
+      transmitEvents: steady ? [{ type: 'change' }] : [],
     });
   }
   return JSON.stringify({ buses: [], channels });
 }
 
 const clock = new FakeClock();
-const pins = new FakePins();
-const http = new SinkHttp(channelList());
+const pins = new BenchPins();
+let http = new SinkHttp('');
 const store = new FakeStore();
 const logger = new CountingLogger();
-const agent = new Agent({
-  clock,
-  http,
-  store,
-  logger,
-  service: { baseUrl: 'http://dds.bench', device: 'dev', token: 't' },
-  providers: [new PinChannelProvider(pins)],
-});
+let agent: Agent | undefined;
 let round = 0;
 
-/** Moves every analog input so each scan carries a new value. */
+/** Moves every analog input so each scan carries a new value (steady: sets them once). */
 function moveInputs(): void {
+  if (steady && round > 0) return;
   round++;
-  for (let i = 0; i < CHANNELS; i++) pins.analog.set(32 + i, (round * 37 + i * 101) % 4096);
+  for (let i = 0; i < channelCount; i++) pins.levels[i] = (round * 37 + i * 101) % 4096;
+}
+
+function running(): Agent {
+  if (agent === undefined) throw new Error('bench.setup first');
+  return agent;
 }
 
 export const bench = {
-  /** Starts the agent and lets it read its configuration. */
-  async setup(): Promise<void> {
+  /** Starts the agent on `channels` analog channels and lets it read its configuration. */
+  async setup(channels = CHANNELS, steadyInputs = false): Promise<void> {
+    channelCount = channels;
+    steady = steadyInputs;
+    http = new SinkHttp(channelList());
+    agent = new Agent({
+      clock,
+      http,
+      store,
+      logger,
+      service: { baseUrl: 'http://dds.bench', device: 'dev', token: 't' },
+      providers: [new PinChannelProvider(pins)],
+    });
     moveInputs();
     await agent.start();
     await clock.advanceAsync(0);
   },
-  /** Runs `count` scans of all channels (16 samples each), letting sends proceed between scans. */
+  /** Runs `count` scans of all channels (one sample each), letting sends proceed between scans. */
   async scans(count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
       moveInputs();
@@ -108,7 +168,7 @@ export const bench = {
   },
   /** What went through, to check the bench measured real work. */
   stats(): Record<string, number> {
-    const c = agent.counters;
+    const c = running().counters;
     return {
       sampled: c.sampled,
       reported: c.reported,

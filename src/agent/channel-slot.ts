@@ -21,6 +21,7 @@ export interface SampleSink {
 }
 
 const scaledTypes: ReadonlySet<string> = new Set(['analogInput', 'analogOutput', 'modbus', 'can']);
+const FAILED: Sample = { ok: false, errno: Errno.EIO };
 
 export class ChannelSlot implements ScanTask {
   readonly decider: TransmitDecider;
@@ -29,7 +30,6 @@ export class ChannelSlot implements ScanTask {
   private closed = false;
   private pendingMs = 0;
   private readonly scaledSample: { ok: true; value: number } = { ok: true, value: 0 };
-  private readonly failed: Sample = { ok: false, errno: Errno.EIO };
 
   constructor(
     readonly channel: Channel,
@@ -55,13 +55,17 @@ export class ChannelSlot implements ScanTask {
     try {
       result = this.driver.sample();
     } catch {
-      result = this.failed;
+      result = FAILED;
     }
     if (result === undefined) return;
     if (result instanceof Promise) {
       this.busy = true;
       this.pendingMs = nowMs;
-      result.then(this.onSettled, this.onFailed);
+      // Bound per async scan, not per channel: a pin channel never pays for them (heap per channel on XS).
+      result.then(
+        (sample) => this.settle(sample),
+        () => this.settle(FAILED),
+      );
       return;
     }
     this.handle(result, nowMs);
@@ -92,13 +96,8 @@ export class ChannelSlot implements ScanTask {
     if (this.decider.decide(sample, nowMs)) this.sink.reportSample(this, sample, nowMs);
   }
 
-  private readonly onSettled = (sample: Sample): void => {
+  private settle(sample: Sample): void {
     this.busy = false;
     this.handle(sample, this.pendingMs);
-  };
-
-  private readonly onFailed = (): void => {
-    this.busy = false;
-    this.handle(this.failed, this.pendingMs);
-  };
+  }
 }

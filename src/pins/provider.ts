@@ -4,73 +4,86 @@
  * `analogOutput` (PWM) read back the level or duty they drive, and take desired
  * values (the agent has already inverse-scaled them to raw duty counts and
  * checked them against `rawRange`). Each driver reuses one sample object, so a
- * scan allocates nothing. A pin that cannot be opened rejects its channel.
+ * scan allocates nothing, and is one object of a class (no closures), so a
+ * channel holds few heap slots on XS. A pin that cannot be opened rejects its
+ * channel.
  */
 import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
 import type { RawRange } from '../codec/scale.js';
 import type { Channel, ChannelType, PinChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError, toAgentError } from '../errors.js';
-import type { Pins } from '../ports.js';
-
-type Mutable = { ok: true; value: boolean | number };
+import type { DigitalOutput, Pins, PwmOutput } from '../ports.js';
 
 const failed: Sample = { ok: false, errno: Errno.EIO };
 const invalid: Sample = { ok: false, errno: Errno.EINVAL };
+const outOfRange: Sample = { ok: false, errno: Errno.ERANGE };
 
-/** Reads through `read` into a reused sample; a throwing read reports -EIO. */
-function reader(read: () => boolean | number): () => Sample {
-  const sample: Mutable = { ok: true, value: 0 };
-  return () => {
+/** Any pin the drivers read: the four Pins port objects. */
+interface ReadablePin {
+  read(): boolean | number;
+  close(): void;
+}
+
+/**
+ * An input's driver: one object per channel, methods on the prototype, the
+ * sample object reused (no closures: on XS each closure costs about ten heap
+ * slots per channel). A throwing read reports -EIO.
+ */
+class PinReader<P extends ReadablePin> implements ChannelDriver {
+  private readonly reading: { ok: true; value: boolean | number } = { ok: true, value: 0 };
+
+  constructor(protected readonly io: P) {}
+
+  sample(): Sample {
     try {
-      sample.value = read();
-      return sample;
+      this.reading.value = this.io.read();
+      return this.reading;
     } catch {
       return failed;
     }
-  };
+  }
+
+  close(): void {
+    this.io.close();
+  }
+}
+
+class DigitalOutputDriver extends PinReader<DigitalOutput> {
+  applyDesired(value: Value): Sample {
+    if (typeof value !== 'boolean') return invalid;
+    this.io.write(value);
+    return this.sample();
+  }
+}
+
+class PwmOutputDriver extends PinReader<PwmOutput> {
+  readonly rawRange: RawRange;
+
+  constructor(io: PwmOutput) {
+    super(io);
+    this.rawRange = { min: 0, max: 2 ** io.resolution - 1, integer: true };
+  }
+
+  applyDesired(value: Value): Sample {
+    if (typeof value !== 'number' || !Number.isInteger(value)) return invalid;
+    if (value < this.rawRange.min || value > this.rawRange.max) return outOfRange;
+    this.io.write(value);
+    return this.sample();
+  }
 }
 
 function createPinDriver(pins: Pins, channel: PinChannel): ChannelDriver {
   const pin = channel.pin;
   switch (channel.type) {
-    case 'digitalInput': {
-      const io = pins.digitalInput({ pin });
-      return { sample: reader(() => io.read()), close: () => io.close() };
-    }
-    case 'analogInput': {
-      const io = pins.analogInput({ pin });
-      return { sample: reader(() => io.read()), close: () => io.close() };
-    }
-    case 'digitalOutput': {
-      const io = pins.digitalOutput({ pin });
-      const sample = reader(() => io.read());
-      return {
-        sample,
-        applyDesired(value: Value): Sample {
-          if (typeof value !== 'boolean') return invalid;
-          io.write(value);
-          return sample();
-        },
-        close: () => io.close(),
-      };
-    }
-    case 'analogOutput': {
-      const io = pins.pwmOutput({ pin });
-      const sample = reader(() => io.read());
-      const rawRange: RawRange = { min: 0, max: 2 ** io.resolution - 1, integer: true };
-      return {
-        sample,
-        rawRange,
-        applyDesired(value: Value): Sample {
-          if (typeof value !== 'number' || !Number.isInteger(value)) return invalid;
-          if (value < rawRange.min || value > rawRange.max) return { ok: false, errno: Errno.ERANGE };
-          io.write(value);
-          return sample();
-        },
-        close: () => io.close(),
-      };
-    }
+    case 'digitalInput':
+      return new PinReader(pins.digitalInput({ pin }));
+    case 'analogInput':
+      return new PinReader(pins.analogInput({ pin }));
+    case 'digitalOutput':
+      return new DigitalOutputDriver(pins.digitalOutput({ pin }));
+    case 'analogOutput':
+      return new PwmOutputDriver(pins.pwmOutput({ pin }));
   }
 }
 

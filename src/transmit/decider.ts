@@ -21,19 +21,25 @@ const enum Arm {
   Above = 2,
 }
 
+const NO_ARMS: Arm[] = [];
+const NO_CROSSINGS: boolean[] = [];
+
 export class TransmitDecider {
   private hasReported = false;
   private lastOk = false;
   private lastValue: SampleValue = 0;
-  private readonly lastLocation: Location = {};
+  /** Created on the first reported location only: most channels never need it (heap per channel on XS). */
+  private lastLocation: Location | undefined;
   private lastErrno = 0;
   private lastReportMs = 0;
+  /** Schmitt trigger state per event; shared empty arrays when no event is a threshold (most channels). */
   private readonly arms: Arm[];
   private readonly crossed: boolean[];
 
   constructor(private readonly events: readonly TransmitEvent[]) {
-    this.arms = events.map(() => Arm.Unknown);
-    this.crossed = events.map(() => false);
+    const thresholds = events.some((e) => e.type === 'threshold');
+    this.arms = thresholds ? events.map(() => Arm.Unknown) : NO_ARMS;
+    this.crossed = thresholds ? events.map(() => false) : NO_CROSSINGS;
   }
 
   /** Forgets everything: the next sample is reported (rule 1). */
@@ -59,7 +65,7 @@ export class TransmitDecider {
     this.lastOk = sample.ok;
     if (sample.ok) {
       const v = sample.value;
-      this.lastValue = isLocation(v) ? copyLocation(this.lastLocation, v) : v;
+      this.lastValue = isLocation(v) ? copyLocation((this.lastLocation ??= {}), v) : v;
     } else {
       this.lastErrno = sample.errno;
     }
@@ -113,6 +119,7 @@ export class TransmitDecider {
 
   /** Moves each threshold's Schmitt trigger on every numeric sample, reported or not. */
   private updateArms(sample: Sample): void {
+    if (this.arms === NO_ARMS) return;
     for (let i = 0; i < this.events.length; i++) {
       this.crossed[i] = false;
       const event = this.events[i]!;

@@ -2,7 +2,10 @@
  * The HttpTransport port on Moddable, over the SDK's `http` Request (and
  * `securesocket` for https).
  *
- * Three details of that module are handled here. A whole body is written to the
+ * Four details of that module are handled here. Its socket callbacks throw in
+ * ordinary outages (a refused connection ends in "write failed"), which would
+ * abort the machine: the request runs on a GuardedSocket, and whatever fails
+ * there rejects the request with `network`, like an error callback does. A whole body is written to the
  * socket at once and throws "can't write all data" (an uncaught exception that
  * aborts the machine) when it exceeds the socket's free space, so the body is
  * streamed through `requestFragment` in pieces the socket can take. Its
@@ -14,6 +17,7 @@ import { Request } from 'http';
 import SecureSocket from 'securesocket';
 import { AgentError } from '../../src/errors.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
+import { describe, GuardedSocket, type GuardOptions, type SocketClass } from './guarded-socket.js';
 import { splitUrl } from './url.js';
 
 export class ModdableHttp implements HttpTransport {
@@ -51,10 +55,6 @@ export class ModdableHttp implements HttpTransport {
         headers.push('Content-Length', String(body.byteLength));
         options.body = true;
       }
-      if (parts.secure) {
-        options.Socket = SecureSocket;
-        options.secure = this.secure;
-      }
       const response = { status: 0, headers: {} as Record<string, string>, body: '' };
       let settled = false;
       let request: Request | undefined;
@@ -65,6 +65,18 @@ export class ModdableHttp implements HttpTransport {
         if (error === undefined) resolve(response);
         else reject(error);
       };
+      const guard: GuardOptions = {
+        onFault: (e) => {
+          request?.close();
+          finish(new AgentError('network', `${req.method} ${parts.host}: ${describe(e)}`, { cause: e }));
+        },
+      };
+      options.Socket = GuardedSocket;
+      options.guard = guard;
+      if (parts.secure) {
+        guard.Inner = SecureSocket as unknown as SocketClass;
+        options.secure = this.secure;
+      }
       const timer = this.clock.setTimer(() => {
         request?.close();
         finish(new AgentError('timeout', `${req.method} ${parts.host}: no answer in ${this.timeoutMs} ms`));
@@ -72,7 +84,7 @@ export class ModdableHttp implements HttpTransport {
       try {
         request = new Request(options as ConstructorParameters<typeof Request>[0]);
       } catch (e) {
-        finish(new AgentError('network', `${req.method} ${parts.host}: cannot connect`, { cause: e }));
+        finish(new AgentError('network', `${req.method} ${parts.host}: cannot connect: ${describe(e)}`, { cause: e }));
         return;
       }
       request.callback = (message: number, value?: unknown, extra?: unknown) => {

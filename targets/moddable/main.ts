@@ -20,7 +20,9 @@ export default function main(): void {
   try {
     board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
   } catch (e) {
+    // The token is never in the image on a board: provision it (and any other setting) into NVS.
     trace(`agent: cannot start: ${e instanceof AgentError ? e.message : String(e)}\n`);
+    trace('agent: provision settings with Preference.set("config", name, value), then restart\n');
     return;
   }
   const ports = buildPorts(board);

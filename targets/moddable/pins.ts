@@ -1,6 +1,7 @@
 /**
  * The Pins port on Moddable: ECMA-419 `Digital`, `Analog` and `PWM` objects,
- * nearly pass-throughs (STYLE.md practice 1). Outputs read back the level or duty
+ * nearly pass-throughs (STYLE.md practice 1), each wrapped in one small class
+ * instance (closures would cost heap slots per channel on XS). Outputs read back the level or duty
  * last written: ECMA-419 PWM has no read, and reading a pin in output mode is not
  * portable across ESP32 variants.
  */
@@ -16,6 +17,67 @@ function open<T>(kind: string, pin: number, make: () => T): T {
   }
 }
 
+type Closable = { close?: () => void };
+
+/** A digital input: one object of a class per pin, no closures (heap per channel on XS). */
+class DigitalIn implements DigitalInput {
+  constructor(private readonly d: InstanceType<IoClasses['Digital']>) {}
+  read(): boolean {
+    return this.d.read() === 1;
+  }
+  close(): void {
+    this.d.close();
+  }
+}
+
+/** A digital output; reads back the level last written. */
+class DigitalOut implements DigitalOutput {
+  private level = false;
+  constructor(private readonly d: InstanceType<IoClasses['Digital']>) {}
+  write(value: boolean): void {
+    this.d.write(value ? 1 : 0);
+    this.level = value;
+  }
+  read(): boolean {
+    return this.level;
+  }
+  close(): void {
+    this.d.close();
+  }
+}
+
+class AnalogIn implements AnalogInput {
+  readonly resolution: number;
+  constructor(private readonly a: InstanceType<IoClasses['Analog']>) {
+    this.resolution = a.resolution;
+  }
+  read(): number {
+    return this.a.read();
+  }
+  close(): void {
+    (this.a as unknown as Closable).close?.();
+  }
+}
+
+/** A PWM output; reads back the duty last written (ECMA-419 PWM has no read). */
+class PwmOut implements PwmOutput {
+  readonly resolution: number;
+  private duty = 0;
+  constructor(private readonly p: InstanceType<IoClasses['PWM']>) {
+    this.resolution = p.resolution;
+  }
+  write(value: number): void {
+    this.p.write(value);
+    this.duty = value;
+  }
+  read(): number {
+    return this.duty;
+  }
+  close(): void {
+    (this.p as unknown as Closable).close?.();
+  }
+}
+
 export class ModdablePins implements Pins {
   constructor(
     private readonly io: IoClasses,
@@ -24,41 +86,20 @@ export class ModdablePins implements Pins {
   ) {}
 
   digitalInput({ pin }: { pin: number }): DigitalInput {
-    const d = open('digital input', pin, () => new this.io.Digital({ pin, mode: this.io.Digital.Input }));
-    return { read: () => d.read() === 1, close: () => d.close() };
+    return new DigitalIn(open('digital input', pin, () => new this.io.Digital({ pin, mode: this.io.Digital.Input })));
   }
 
   digitalOutput({ pin }: { pin: number }): DigitalOutput {
-    const d = open('digital output', pin, () => new this.io.Digital({ pin, mode: this.io.Digital.Output }));
-    let level = false;
-    return {
-      write(value: boolean) {
-        d.write(value ? 1 : 0);
-        level = value;
-      },
-      read: () => level,
-      close: () => d.close(),
-    };
+    return new DigitalOut(
+      open('digital output', pin, () => new this.io.Digital({ pin, mode: this.io.Digital.Output })),
+    );
   }
 
   analogInput({ pin }: { pin: number }): AnalogInput {
-    const a = open('analog input', pin, () => new this.io.Analog({ pin }));
-    const closable = a as unknown as { close?: () => void };
-    return { resolution: a.resolution, read: () => a.read(), close: () => closable.close?.() };
+    return new AnalogIn(open('analog input', pin, () => new this.io.Analog({ pin })));
   }
 
   pwmOutput({ pin }: { pin: number }): PwmOutput {
-    const p = open('PWM output', pin, () => new this.io.PWM({ pin, hz: this.pwmHz }));
-    const closable = p as unknown as { close?: () => void };
-    let duty = 0;
-    return {
-      resolution: p.resolution,
-      write(value: number) {
-        p.write(value);
-        duty = value;
-      },
-      read: () => duty,
-      close: () => closable.close?.(),
-    };
+    return new PwmOut(open('PWM output', pin, () => new this.io.PWM({ pin, hz: this.pwmHz })));
   }
 }

@@ -13,12 +13,18 @@
  *   of this buffer, STYLE.md practice 9), with a reason.
  * - It cannot send 64 KiB or more in one frame: `send` throws AgentError
  *   `too-large` before writing anything, so the stream is never corrupted.
+ * - Its socket callback throws in ordinary outages ("write failed" on a refused
+ *   connection, "close on closed socket"), which would abort the machine: the
+ *   client runs on a GuardedSocket, and a failure there closes the connection
+ *   with a reason (`onClose`), as a disconnect does. A failed `send` closes it
+ *   too and throws AgentError `network`.
  */
 import SecureSocket from 'securesocket';
 import { Client } from 'websocket';
 import { AgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
 import { utf8Length } from '../../src/signalr/record-codec.js';
+import { describe, GuardedSocket, type GuardOptions, type SocketClass } from './guarded-socket.js';
 import { splitUrl } from './url.js';
 
 /** The client's largest frame (16-bit length). */
@@ -39,12 +45,20 @@ export class ModdableWebSockets implements WebSocketFactory {
     const parts = splitUrl(url);
     const flat: string[] = [];
     for (const name in headers) flat.push(name, headers[name] ?? '');
-    const options: Record<string, unknown> = { host: parts.host, port: parts.port, path: parts.path, headers: flat };
+    let closed = false;
+    const guard: GuardOptions = { onFault: (e) => close(`network failure: ${describe(e)}`) };
+    const options: Record<string, unknown> = {
+      host: parts.host,
+      port: parts.port,
+      path: parts.path,
+      headers: flat,
+      Socket: GuardedSocket,
+      guard,
+    };
     if (parts.secure) {
-      options.Socket = SecureSocket;
+      guard.Inner = SecureSocket as unknown as SocketClass;
       options.secure = this.secure;
     }
-    let closed = false;
     let client: Client | undefined;
     const close = (reason: string): void => {
       if (closed) return;
@@ -54,12 +68,16 @@ export class ModdableWebSockets implements WebSocketFactory {
       } catch {
         // already closed underneath
       }
-      handlers.onClose(reason);
+      try {
+        handlers.onClose(reason);
+      } catch {
+        // The core's handler must not reach the SDK's callback.
+      }
     };
     try {
       client = new Client(options as ConstructorParameters<typeof Client>[0]);
     } catch (e) {
-      throw new AgentError('network', `websocket ${parts.host}: cannot connect`, { cause: e });
+      throw new AgentError('network', `websocket ${parts.host}: cannot connect: ${describe(e)}`, { cause: e });
     }
     client.callback = (message: number, value?: unknown) => {
       if (closed) return;
@@ -77,7 +95,12 @@ export class ModdableWebSockets implements WebSocketFactory {
         if (data.length > MAX_SEND_BYTES / 3 && utf8Length(data) > MAX_SEND_BYTES) {
           throw new AgentError('too-large', `websocket message of ${utf8Length(data)} bytes exceeds ${MAX_SEND_BYTES}`);
         }
-        client.write(data);
+        try {
+          client.write(data);
+        } catch (e) {
+          close(`write failed: ${describe(e)}`);
+          throw new AgentError('network', `websocket ${parts.host}: write failed: ${describe(e)}`, { cause: e });
+        }
       },
       close: () => close('closed by the agent'),
     };

@@ -9,7 +9,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,8 @@ import { startService, type RunningService } from '../../host-sim/service/index.
 import { generatePki, hasOpenssl } from '../../host-sim/tls/pki.js';
 import { buildFirmware, canSimulate, missingSdk, root, SimRun } from './mcsim.js';
 
-const workDir = join(tmpdir(), 'dds-agent-tls');
+/** A scratch folder per run (mkdtemp), made once the test runs, removed after it. */
+let workDir = '';
 
 function getJson(url: string, ca: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -62,6 +63,7 @@ describe('Moddable firmware over TLS (MODDABLE)', function () {
   after(async () => {
     await sim?.stop();
     await service?.close();
+    if (workDir !== '') rmSync(workDir, { recursive: true, force: true });
   });
 
   it('reports states over https:// and connects to the hub over wss:// with the CA as caCert', async () => {
@@ -73,8 +75,7 @@ describe('Moddable firmware over TLS (MODDABLE)', function () {
     });
     assert.match(service.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     // docs/tls.md: the CA in DER as a resource, named by caCert.
-    rmSync(workDir, { recursive: true, force: true });
-    mkdirSync(workDir, { recursive: true });
+    workDir = mkdtempSync(join(tmpdir(), 'dds-agent-tls-'));
     writeFileSync(join(workDir, 'ca.pem'), pki.caPem);
     execFileSync('openssl', [
       'x509',

@@ -6,13 +6,14 @@
  *   and its pin channels' `.reported` states arrive there.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
 import { buildFirmware, canSimulate, missingSdk, root, SimRun } from './mcsim.js';
 
-const outDir = join(tmpdir(), 'dds-agent-mcconfig');
+/** The build folder: a scratch folder per run (mkdtemp), made once the SDK is found, removed after. */
+let outDir = '';
 
 describe('Moddable firmware (MODDABLE)', function () {
   this.timeout(600_000);
@@ -26,6 +27,11 @@ describe('Moddable firmware (MODDABLE)', function () {
       );
       this.skip();
     }
+    outDir = mkdtempSync(join(tmpdir(), 'dds-agent-mcconfig-'));
+  });
+
+  after(() => {
+    if (outDir !== '') rmSync(outDir, { recursive: true, force: true });
   });
 
   it('builds manifest.json with mcconfig -d -m -p lin -t build', async () => {

@@ -1,0 +1,122 @@
+/**
+ * The socket the SDK's `http` Request and `websocket` Client drive in place of
+ * their own (both take a `Socket` class in their options), so that no failure of
+ * the network can abort the machine.
+ *
+ * Why: those modules write, parse and close from inside the socket's callback,
+ * and an exception thrown there has no JavaScript caller: XS aborts with
+ * "unhandled exception". The SDK throws there in ordinary outages. On Linux a
+ * refused connection is first reported as connected (the non-blocking connect
+ * selects writable), then the request's `write` throws "write failed"; closing a
+ * socket the peer already closed throws "close on closed socket"; a malformed
+ * status line throws "unexpected status format". `SecureSocket` catches its own
+ * TLS errors but then calls back (and closes) outside its guard.
+ *
+ * This class passes every call through to the real socket (`Socket`, or the
+ * `Inner` class given, e.g. `SecureSocket`) and runs the module's callback
+ * inside a guard: whatever it throws closes the socket and is handed once to
+ * `onFault`, which the adapter turns into an ordinary delivery failure. `close`
+ * never throws.
+ */
+import { Socket } from 'socket';
+
+/** What the SDK's socket classes call back with: message, then a value. */
+export type SocketCallback = (message: number, value?: unknown, extra?: unknown) => unknown;
+
+export interface RealSocket {
+  callback: SocketCallback;
+  read(...args: unknown[]): unknown;
+  write(...args: unknown[]): unknown;
+  close(): void;
+  get?(name: string): unknown;
+}
+
+export type SocketClass = new (dictionary: Record<string, unknown>) => RealSocket;
+
+/** The `guard` entry of the dictionary the modules pass to the socket constructor. */
+export interface GuardOptions {
+  /** The socket underneath; default the SDK's `Socket` (TCP). */
+  Inner?: SocketClass;
+  /** Called at most once, with what the module's callback threw. */
+  onFault(error: unknown): void;
+}
+
+/** The message of what an SDK module threw, for the log. */
+export function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class GuardedSocket {
+  private readonly inner: RealSocket;
+  private readonly onFault: (error: unknown) => void;
+  private handler: SocketCallback | undefined;
+  private state: 'open' | 'faulted' | 'closed' = 'open';
+
+  /** Throws what the real socket's constructor throws (bad host, no memory, bad TLS settings). */
+  constructor(dictionary: Record<string, unknown>) {
+    const guard = dictionary.guard as GuardOptions | undefined;
+    if (guard === undefined) throw new Error('GuardedSocket needs a guard entry');
+    this.onFault = guard.onFault;
+    const Inner = guard.Inner ?? (Socket as unknown as SocketClass);
+    this.inner = new Inner(dictionary);
+    this.inner.callback = (message, value, extra) => this.deliver(message, value, extra);
+  }
+
+  /** The module's callback (http and websocket assign it after construction). */
+  set callback(handler: SocketCallback | undefined) {
+    this.handler = handler;
+  }
+
+  get callback(): SocketCallback | undefined {
+    return this.handler;
+  }
+
+  read(...args: unknown[]): unknown {
+    return this.inner.read(...args);
+  }
+
+  /** Passes through: a throw here reaches the module, whose callback throws it on to the guard. */
+  write(...args: unknown[]): unknown {
+    if (this.state !== 'open') throw new Error('write on closed socket');
+    return this.inner.write(...args);
+  }
+
+  get(name: string): unknown {
+    return this.inner.get?.(name);
+  }
+
+  close(): void {
+    if (this.state === 'open') this.closeInner();
+    this.state = 'closed';
+  }
+
+  private deliver(message: number, value: unknown, extra: unknown): unknown {
+    const handler = this.handler;
+    if (this.state !== 'open' || handler === undefined) return undefined;
+    try {
+      return handler(message, value, extra);
+    } catch (e) {
+      this.fault(e);
+      return undefined;
+    }
+  }
+
+  private fault(error: unknown): void {
+    if (this.state !== 'open') return;
+    this.state = 'faulted';
+    this.closeInner();
+    try {
+      this.onFault(error);
+    } catch {
+      // The adapter's handler settles a promise; nothing of it may escape to the socket.
+    }
+  }
+
+  private closeInner(): void {
+    try {
+      this.inner.close();
+    } catch {
+      // "close on closed socket": the peer or the SDK closed it first.
+    }
+  }
+}

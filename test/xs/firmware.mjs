@@ -1,0 +1,69 @@
+// The firmware's own code on XS, in every `npm test` (`npm run test:firmware`,
+// after `npm run build`): targets/moddable/main.ts and its adapters run in an
+// XS worker on fakes of the Moddable host modules (test/xs/firmware/), against
+// the local service (build/host-sim/service, port 0) over real TCP. No Moddable
+// SDK is needed. Scenarios:
+// - the SDK's failure modes one by one: refused (Linux: "write failed" thrown
+//   in the callback; ESP32: an error callback), reset mid-answer, a malformed
+//   status line, WebSocket refused and reset. The adapters turn each into an
+//   ordinary failure; the bare fake `http` aborts, as the SDK does;
+// - states arrive, desired round trip, outage (service stopped 20 s and
+//   restarted), boot offline from the cached configuration.
+// Prints the flash writes it counted; exits non-zero on any failure.
+// FIRMWARE_LOG=1 shows the firmware's log; arguments run only the cases whose
+// name contains one of them (the service scenarios depend on each other).
+import { failureModes, provisioning } from './firmware-faults.mjs';
+import { firmwareScript } from './firmware-host.mjs';
+import { cleanup, scenarios } from './firmware-service.mjs';
+import { figures } from './firmware-support.mjs';
+
+let passed = 0;
+const failures = [];
+const filters = process.argv.slice(2);
+async function runAll(title, list) {
+  console.log(`  ${title}`);
+  for (const [name, fn] of list) {
+    if (filters.length > 0 && !filters.some((f) => name.includes(f))) continue;
+    try {
+      await fn();
+      passed++;
+      console.log(`    ✔ ${name}`);
+    } catch (e) {
+      failures.push({ name, error: e });
+      console.log(`    ✗ ${name}`);
+    }
+  }
+}
+
+const started = Date.now();
+try {
+  const code = await firmwareScript();
+  console.log(
+    `firmware on XS (xsnap): bundle ${(code.length / 1024).toFixed(0)} KiB, fakes of the Moddable host modules`,
+  );
+  await runAll('the SDK failure modes through the adapters', failureModes);
+  await runAll('provisioning', provisioning);
+  await runAll('the firmware against the local service', scenarios);
+} finally {
+  await cleanup();
+}
+failures.forEach((f, i) =>
+  console.log(`\n${i + 1}) ${f.name}\n   ${String(f.error?.stack ?? f.error).replace(/\n/g, '\n   ')}`),
+);
+const perSecond = (f) => (f === undefined ? undefined : +((f.count * 1000) / f.virtualMs).toFixed(2));
+console.log(
+  `\nflash writes: online ${figures.flashOnline?.count} (${figures.flashOnline?.bytes} B) in ` +
+    `${figures.flashOnline?.virtualMs} virtual ms (${perSecond(figures.flashOnline)}/s); ` +
+    `outage ${figures.flashOutage?.count} (${figures.flashOutage?.bytes} B) in 20 s (${perSecond(figures.flashOutage)}/s)`,
+);
+if (figures.liveHeap !== undefined) {
+  const h = figures.liveHeap;
+  console.log(
+    `live heap of the running firmware (demo device, hub up; empty xsnap subtracted): ${h.slots} slots, ` +
+      `${h.snapshotBytes} B as a snapshot (64-bit)`,
+  );
+}
+console.log(`firmware XS run: ${Date.now() - started} ms`);
+console.log(`firmware XS: ${passed} passed, ${failures.length} failed`);
+console.log(JSON.stringify(figures));
+process.exit(failures.length > 0 ? 1 : 0);

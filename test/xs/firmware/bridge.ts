@@ -1,0 +1,128 @@
+/**
+ * The XS side of the firmware-on-XS run (test/xs/firmware.mjs): the one place
+ * where the fake Moddable host modules meet the Node host.
+ *
+ * - Commands go to the host through xsnap's synchronous `issueCommand` (JSON):
+ *   open, write and close a TCP connection, mirror a preference write, log.
+ * - Network events come back from the host in `deliver` (connected, data,
+ *   end, error, sent), each to the fake socket that owns the connection id. A
+ *   callback that throws there is not caught: the host's `evaluate` rejects,
+ *   which is what "XS abort: unhandled exception" is on a device.
+ * - Time is virtual: the host advances it with `step`, which runs the fake
+ *   `timer` module's due timers in order. Nothing here reads the real clock.
+ */
+
+interface Host {
+  issueCommand(message: ArrayBufferLike): ArrayBuffer;
+  TextEncoder: new () => { encode(text: string): Uint8Array };
+  TextDecoder: new () => { decode(bytes: ArrayBufferLike | Uint8Array): string };
+}
+
+const g = globalThis as unknown as Host;
+export const encoder = new g.TextEncoder();
+export const decoder = new g.TextDecoder();
+const issue = g.issueCommand;
+
+/** Sends one command; returns the host's JSON answer (undefined for none). */
+export function command(message: Record<string, unknown>): unknown {
+  const bytes = encoder.encode(JSON.stringify(message));
+  const answer = decoder.decode(issue(bytes.slice().buffer));
+  return answer === '' ? undefined : (JSON.parse(answer) as unknown);
+}
+
+/** Bytes to a JSON-safe string, one char per byte (and back). */
+export function toLatin1(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 4096) {
+    text += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 4096)));
+  }
+  return text;
+}
+
+export function fromLatin1(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+export interface NetEvent {
+  id: number;
+  e: 'connected' | 'data' | 'end' | 'error' | 'sent';
+  data?: string;
+  reason?: string;
+}
+
+/** Receivers of network events by connection id (the fake sockets). */
+const receivers = new Map<number, (event: NetEvent) => void>();
+let nextId = 1;
+
+export function openConnection(receiver: (event: NetEvent) => void): number {
+  const id = nextId++;
+  receivers.set(id, receiver);
+  return id;
+}
+
+export function forgetConnection(id: number): void {
+  receivers.delete(id);
+}
+
+/** Called by the host with a batch of events; whatever a callback throws propagates (an abort). */
+export function deliver(events: readonly NetEvent[]): void {
+  for (const event of events) receivers.get(event.id)?.(event);
+}
+
+// --- virtual time ---------------------------------------------------------
+
+interface VirtualTimer {
+  id: number;
+  dueMs: number;
+  repeatMs: number;
+  callback: (timer: unknown) => void;
+  handle: object;
+}
+
+export const time = {
+  /** Virtual milliseconds since boot (`Time.ticks`). */
+  nowMs: 0,
+  /** Wall clock at nowMs = 0, Unix milliseconds (`Time.set` moves it). */
+  wallBaseMs: 0,
+};
+
+const timers: VirtualTimer[] = [];
+let timerIds = 1;
+
+export function addTimer(callback: (timer: unknown) => void, delayMs: number, repeatMs: number, handle: object): void {
+  removeTimer(handle);
+  timers.push({ id: timerIds++, dueMs: time.nowMs + Math.max(0, delayMs), repeatMs, callback, handle });
+}
+
+export function removeTimer(handle: object): void {
+  const at = timers.findIndex((t) => t.handle === handle);
+  if (at >= 0) timers.splice(at, 1);
+}
+
+function nextTimer(): VirtualTimer | undefined {
+  let next: VirtualTimer | undefined;
+  for (const t of timers)
+    if (next === undefined || t.dueMs < next.dueMs || (t.dueMs === next.dueMs && t.id < next.id)) next = t;
+  return next;
+}
+
+/**
+ * Advances virtual time by at most `ms`: to the earliest timer due in that span,
+ * which runs alone (the host ends the crank after it, so promise jobs run between
+ * two timers as they do on a device), or to now + ms when none is due.
+ * Returns the virtual time of the next timer, or -1 when there is none.
+ */
+export function step(ms: number): number {
+  const t = nextTimer();
+  if (t !== undefined && t.dueMs <= time.nowMs + ms) {
+    time.nowMs = Math.max(time.nowMs, t.dueMs);
+    if (t.repeatMs > 0) t.dueMs = time.nowMs + t.repeatMs;
+    else removeTimer(t.handle);
+    t.callback(t.handle);
+  } else {
+    time.nowMs += ms;
+  }
+  return nextTimer()?.dueMs ?? -1;
+}

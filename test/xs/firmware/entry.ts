@@ -1,0 +1,125 @@
+/**
+ * The firmware bundle's entry on XS (test/xs/firmware.mjs bundles it with
+ * targets/moddable/main.ts and the fake host modules): gives the machine what
+ * Moddable's XS has and xsnap lacks (`ArrayBuffer.fromString`,
+ * `String.fromArrayBuffer`, `trace` to the host, a `Date.now` on the board's
+ * clock), removes xsnap's extras, freezes the built-ins as the ROM does, and
+ * exposes `__fw` for the host: boot, deliver, step, and single adapter calls.
+ */
+import { ModdableClock } from '../../../targets/moddable/clock.js';
+import { ModdableHttp } from '../../../targets/moddable/http.js';
+import main from '../../../targets/moddable/main.js';
+import { ModdableWebSockets } from '../../../targets/moddable/websocket.js';
+import { command, decoder, deliver, encoder, fromLatin1, step, time, type NetEvent } from './bridge.js';
+import { Request } from './fake-http.js';
+import { config, flash } from './fake-host.js';
+import { platform, type Flavor } from './fake-socket.js';
+
+interface BootOptions {
+  flavor: Flavor;
+  wallMs: number;
+  config: Record<string, unknown>;
+  /** Preferences kept from an earlier run: name -> { value } or { buffer } (latin1). */
+  flash: Record<string, { value?: unknown; buffer?: string }>;
+  capacity: number;
+}
+
+const g = globalThis as unknown as Record<string, unknown>;
+const harden = g.harden as (value: unknown) => void;
+
+function install(): void {
+  const AB = ArrayBuffer as unknown as Record<string, unknown>;
+  AB.fromString = (text: string): ArrayBuffer => encoder.encode(text).slice().buffer;
+  (String as unknown as Record<string, unknown>).fromArrayBuffer = (buffer: ArrayBuffer): string =>
+    decoder.decode(new Uint8Array(buffer));
+  Object.defineProperty(Date, 'now', { value: () => time.wallBaseMs + time.nowMs, writable: false });
+  g.trace = (text: unknown): void => {
+    command({ t: 'log', line: String(text) });
+  };
+  for (const name of ['print', 'issueCommand', 'setImmediate', 'performance', 'TextEncoder', 'TextDecoder', 'Base64']) {
+    delete g[name];
+  }
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    const value = g[name];
+    if (/^[A-Z]/.test(name) && (typeof value === 'function' || (typeof value === 'object' && value !== null))) {
+      harden(value);
+    }
+  }
+}
+
+/** Reports the outcome of one adapter call to the host. */
+function report(tag: string, outcome: Record<string, unknown>): void {
+  command({ t: 'result', tag, ...outcome });
+}
+
+g.__fw = {
+  boot(options: BootOptions): void {
+    platform.flavor = options.flavor;
+    time.wallBaseMs = options.wallMs;
+    Object.assign(config, options.config);
+    flash.capacity = options.capacity;
+    for (const name in options.flash) {
+      const entry = options.flash[name];
+      if (entry === undefined) continue;
+      flash.entries.set(name, entry.buffer !== undefined ? fromLatin1(entry.buffer).buffer : entry.value);
+    }
+    install();
+    main();
+  },
+  /** Like boot, without starting the agent: for single adapter calls. */
+  prepare(options: BootOptions): void {
+    platform.flavor = options.flavor;
+    time.wallBaseMs = options.wallMs;
+    install();
+  },
+  deliver(events: NetEvent[]): void {
+    deliver(events);
+  },
+  step(ms: number): void {
+    step(ms);
+    command({ t: 'now', nowMs: time.nowMs });
+  },
+  /** One request through the firmware's HTTP adapter. */
+  request(tag: string, url: string, method: string, body?: string): void {
+    const http = new ModdableHttp(new ModdableClock(), 10_000);
+    http.request({ url, method: method as 'GET', headers: {}, ...(body === undefined ? {} : { body }) }).then(
+      (r) => report(tag, { status: r.status, body: r.body }),
+      (e: unknown) => report(tag, { code: (e as { code?: string }).code, error: String((e as Error).message) }),
+    );
+  },
+  /** One request through the fake `http` module alone, as firmware without the guard would make it. */
+  rawRequest(tag: string, host: string, port: number): void {
+    const request = new Request({ host, port, path: '/', response: String });
+    request.callback = (message: number, value: unknown) => {
+      if (message === Request.responseComplete || message === Request.error) report(tag, { message, value });
+    };
+  },
+  /** A WebSocket through the firmware's adapter: reports open, messages, close; sends `send` once open. */
+  webSocket(tag: string, url: string, send: string): void {
+    const sockets = new ModdableWebSockets();
+    let sent = false;
+    try {
+      const connection = sockets.connect(
+        url,
+        {},
+        {
+          onOpen: () => {
+            report(tag, { event: 'open' });
+            if (!sent) {
+              sent = true;
+              try {
+                connection.send(send);
+              } catch (e) {
+                report(tag, { event: 'send-failed', code: (e as { code?: string }).code });
+              }
+            }
+          },
+          onMessage: (text) => report(tag, { event: 'message', text }),
+          onClose: (reason) => report(tag, { event: 'close', reason }),
+        },
+      );
+    } catch (e) {
+      report(tag, { event: 'throw', code: (e as { code?: string }).code });
+    }
+  },
+};
