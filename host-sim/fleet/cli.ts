@@ -13,12 +13,12 @@ import { isAgentError } from '../../src/errors.js';
 import { FetchHttp } from '../../targets/node/http.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { NodeClock } from '../../targets/node/clock.js';
+import type { Fleet } from './fleet.js';
 import { generateFleetFixture } from './generate.js';
 import { runFleet } from './run.js';
 import { parseRoster } from './roster.js';
 import { parseFleetScenario } from './scenario.js';
 import { parseShard, shardSlice, wholeFleet } from './shard.js';
-import { progressLine } from './progress.js';
 import { TimerWheel } from './timer-wheel.js';
 
 const usage = `usage: npm run fleet -- --service URL --tokens FILE [--devices N] [--product UID] [--scenario FILE]
@@ -45,6 +45,31 @@ function positive(name: string, text: string | undefined, fallback: number, inte
     throw new Error(`--${name}: expected a ${integer ? 'whole ' : ''}number >= 0, got "${text}"`);
   }
   return v;
+}
+
+/** The live line: devices running and online, hub sockets, records and requests in the last second, outbox, errors. */
+function progressLine(fleet: Fleet, second: number): string {
+  let running = 0;
+  let online = 0;
+  let queued = 0;
+  for (const device of fleet.devices) {
+    if (!device.running) continue;
+    running++;
+    if (device.hubState === 'connected') online++;
+    queued += device.counters().queued;
+  }
+  const { link } = fleet;
+  const errors = [...link.errors]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([kind, n]) => `${kind}: ${n}`)
+    .join(', ');
+  return (
+    `t=${second}s devices ${running}/${fleet.devices.length} online ${online} hub sockets ${link.openSockets}` +
+    ` records/s ${link.records.at(second - 1)} requests/s ${link.requests.at(second - 1)} outbox ${queued}` +
+    (link.isDown ? ' [OUTAGE]' : '') +
+    (errors === '' ? '' : ` errors {${errors}}`)
+  );
 }
 
 async function main(): Promise<number> {

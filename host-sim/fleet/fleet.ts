@@ -10,7 +10,7 @@ import type { Clock, HttpTransport, WebSocketFactory } from '../../src/ports.js'
 import { Paths } from '../../src/wire.js';
 import { FleetDevice } from './device.js';
 import { FleetLink } from './link.js';
-import { CountingLogger } from './log-counter.js';
+import { CountingLogger } from './meter.js';
 import type { FleetMember } from './roster.js';
 import type { FleetEvent, FleetScenario } from './scenario.js';
 import { readBackAll, type ReadBack } from './verify.js';

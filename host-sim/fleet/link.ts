@@ -61,6 +61,13 @@ function timestampMs(entry: unknown): number | undefined {
   return undefined;
 }
 
+/** `network ECONNRESET`, `timeout`, ...: the code and the reason, without host or path. */
+function kindOf(e: unknown): string {
+  if (!(e instanceof AgentError)) return 'network';
+  const reason = /^no response from [^:]+: (.*)$/s.exec(e.message)?.[1];
+  return reason === undefined ? e.code : `${e.code} ${reason.slice(0, 60)}`;
+}
+
 export class FleetLink {
   readonly requests: SecondSeries;
   readonly records: SecondSeries;
@@ -137,7 +144,7 @@ export class FleetLink {
       response = await this.http.request(request);
     } catch (e) {
       meter.failures++;
-      this.count(e instanceof AgentError ? e.code : 'network');
+      this.count(kindOf(e));
       throw e;
     }
     if (response.status < 200 || response.status > 299) {

@@ -3,7 +3,9 @@
  * four per octave, 1 ms .. ~18 min; a percentile is the upper edge of its
  * bucket, at most 19 % above the true value) and a per-second time series.
  * Both have a bound set at construction: a thousand devices each carry one.
+ * And a logger that counts lines instead of printing them.
  */
+import type { LogFields, Logger, LogLevel } from '../../src/ports.js';
 
 const perOctave = 4;
 const bucketCount = 20 * perOctave + 1;
@@ -95,5 +97,28 @@ export class SecondSeries {
   /** The counts of seconds [fromS, toS). */
   range(fromS: number, toS: number): number[] {
     return Array.from(this.counts.subarray(Math.max(0, fromS), Math.min(this.counts.length, toS)));
+  }
+}
+
+/**
+ * The fleet's logger: a thousand agents log the same lines (`hub: connect
+ * failed` a thousand times in an outage), so lines are counted by level and
+ * message, not printed. Fields are never kept: they may carry device keys and
+ * reasons, and nothing a device logs reaches the terminal (tokens included).
+ */
+export class CountingLogger implements Logger {
+  /** `level message` -> lines. */
+  readonly counts = new Map<string, number>();
+
+  log(level: LogLevel, message: string, _fields?: LogFields): void {
+    if (level === 'debug') return;
+    const kind = `${level} ${message}`;
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+  }
+
+  /** The warn and error kinds, most frequent first. */
+  problems(): Record<string, number> {
+    const entries = [...this.counts].filter(([kind]) => !kind.startsWith('info ')).sort((a, b) => b[1] - a[1]);
+    return Object.fromEntries(entries);
   }
 }

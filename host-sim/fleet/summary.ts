@@ -26,6 +26,8 @@ export interface ProcessUsage {
   runningRssBytes: number;
   heapUsedBytes: number;
   baselineHeapBytes: number;
+  /** Event-loop delay over the sampling span (perf_hooks), ms. */
+  loopDelayMs: { p50: number; p99: number; max: number };
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
@@ -50,25 +52,20 @@ export function stormBoundPerS(devices: number, seconds: number): number {
 
 export function summarize(fleet: Fleet, result: FleetResult, usage: ProcessUsage, durationS: number) {
   const n = fleet.devices.length;
-  let reported = 0,
-    sent = 0,
-    dropped = 0,
-    rejected = 0,
-    stored = 0,
-    duplicates = 0,
-    readErrors = 0,
-    reboots = 0;
+  const t = { sampled: 0, reported: 0, sent: 0, dropped: 0, rejected: 0, stored: 0, duplicates: 0, readErrors: 0 };
+  let reboots = 0;
   const perDevice = fleet.devices.map((device, i) => {
     const c = device.counters();
     const back = result.readBack[i]!;
-    reported += c.reported;
-    sent += c.sent;
-    dropped += c.dropped;
-    rejected += c.rejected;
-    stored += back.stored;
-    duplicates += back.duplicates;
+    t.sampled += c.sampled;
+    t.reported += c.reported;
+    t.sent += c.sent;
+    t.dropped += c.dropped;
+    t.rejected += c.rejected;
+    t.stored += back.stored;
+    t.duplicates += back.duplicates;
     reboots += device.reboots;
-    if (back.error !== undefined) readErrors++;
+    if (back.error !== undefined) t.readErrors++;
     return {
       key: device.member.key,
       reported: c.reported,
@@ -119,20 +116,28 @@ export function summarize(fleet: Fleet, result: FleetResult, usage: ProcessUsage
     durationS,
     elapsedS: round(result.elapsedS, 1),
     delivery: {
-      reported,
-      sent,
-      stored,
-      duplicates,
+      reported: t.reported,
+      sent: t.sent,
+      stored: t.stored,
+      duplicates: t.duplicates,
       lost,
-      redelivered: acknowledged - sent,
-      dropped,
-      rejected,
+      redelivered: acknowledged - t.sent,
+      dropped: t.dropped,
+      rejected: t.rejected,
       undelivered: result.undelivered,
-      readErrors,
+      readErrors: t.readErrors,
       exactlyOnce:
-        lost === 0 && duplicates === 0 && dropped === 0 && rejected === 0 && readErrors === 0 && reported === stored,
+        lost === 0 &&
+        t.duplicates === 0 &&
+        t.dropped === 0 &&
+        t.rejected === 0 &&
+        t.readErrors === 0 &&
+        result.undelivered === 0 &&
+        t.reported === t.stored,
     },
-    recordsPerS: round(sent / durationS, 1),
+    /** Scans that produced a sample; a starved process skips scans (see process.loopDelayMs). */
+    sampled: t.sampled,
+    recordsPerS: round(t.sent / durationS, 1),
     requestsPerS: round(link.requests.range(0, Math.floor(durationS)).reduce((a, b) => a + b, 0) / durationS, 1),
     latency: all.summary() as LatencySummary,
     perDeviceP99Ms: spread(p99s),
@@ -143,6 +148,7 @@ export function summarize(fleet: Fleet, result: FleetResult, usage: ProcessUsage
       peakRssMB: mb(usage.peakRssBytes),
       baselineRssMB: mb(usage.baselineRssBytes),
       rssPerDeviceKB: round((usage.runningRssBytes - usage.baselineRssBytes) / n / 1024, 1),
+      loopDelayMs: usage.loopDelayMs,
       heapPerDeviceKB: round((usage.heapUsedBytes - usage.baselineHeapBytes) / n / 1024, 1),
     },
     hub: { connectAttempts: fleet.devices.reduce((a, d) => a + d.meter.connectAttempts, 0), reboots },

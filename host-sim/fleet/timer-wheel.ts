@@ -103,19 +103,22 @@ export class TimerWheel implements Clock {
     this.hostTimer = undefined;
     const target = this.tickOf(this.base.monotonicMs());
     // A host that slept longer than a revolution sweeps every bucket once.
+    const lap = target - this.tick >= this.buckets.length;
     const last = Math.min(target, this.tick + this.buckets.length);
+    const due: WheelTimer[] = [];
     while (this.tick < last) {
       this.tick++;
-      this.sweep(this.buckets[this.tick % this.buckets.length]!, target);
+      this.collect(this.buckets[this.tick % this.buckets.length]!, target, due);
     }
     this.tick = Math.max(this.tick, target);
+    // Within one revolution bucket order is due order; after a longer sleep, sort (stable: arming order kept).
+    if (lap) due.sort((a, b) => a.dueTick - b.dueTick);
+    for (const timer of due) this.fire(timer);
     this.arm();
   };
 
-  /** Fires the bucket's timers due by `upTo`; keeps later rounds and drops cleared ones. */
-  private sweep(bucket: WheelTimer[], upTo: number): void {
-    if (bucket.length === 0) return;
-    const due: WheelTimer[] = [];
+  /** Moves the bucket's timers due by `upTo` to `due`; keeps later rounds and drops cleared ones. */
+  private collect(bucket: WheelTimer[], upTo: number, due: WheelTimer[]): void {
     let kept = 0;
     for (let i = 0; i < bucket.length; i++) {
       const timer = bucket[i]!;
@@ -124,17 +127,18 @@ export class TimerWheel implements Clock {
       else bucket[kept++] = timer;
     }
     bucket.length = kept;
-    for (const timer of due) {
-      const callback = timer.callback;
-      if (callback === undefined) continue; // cleared by an earlier callback of this tick
-      timer.callback = undefined;
-      this.count--;
-      this.fired++;
-      try {
-        callback();
-      } catch {
-        this.failures++;
-      }
+  }
+
+  private fire(timer: WheelTimer): void {
+    const callback = timer.callback;
+    if (callback === undefined) return; // cleared by an earlier callback of this tick
+    timer.callback = undefined;
+    this.count--;
+    this.fired++;
+    try {
+      callback();
+    } catch {
+      this.failures++;
     }
   }
 }
