@@ -10,6 +10,7 @@ const benches = [
   ['signalr', 'build/bench/signalr.js'],
   ['gnss', 'build/bench/gnss.js'],
   ['buses', 'build/bench/buses.js'],
+  ['fleet', 'build/bench/fleet.js'],
   ['xs', 'bench/xs.mjs'],
 ];
 
