@@ -6,6 +6,7 @@
  * summary.ts turns them into figures.
  */
 import type { AgentOptions } from '../../src/agent/agent.js';
+import { AgentError } from '../../src/errors.js';
 import type { Clock, HttpTransport, WebSocketFactory } from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';
 import { FleetDevice } from './device.js';
@@ -80,7 +81,17 @@ export class Fleet {
   private readonly churns: ChurnRecord[] = [];
   private readonly pending: Promise<unknown>[] = [];
 
+  /** Throws AgentError `config.invalid` for a duration that is not positive or an event outside the run. */
   constructor(private readonly options: FleetOptions) {
+    if (!(options.durationS > 0)) throw new AgentError('config.invalid', 'fleet: the duration must be > 0 s');
+    for (const e of options.scenario.events) {
+      if (e.at >= options.durationS) {
+        throw new AgentError(
+          'config.invalid',
+          `scenario: the ${e.kind} at ${e.at} s is not within the ${options.durationS} s run`,
+        );
+      }
+    }
     const { clock } = options;
     this.originMs = clock.monotonicMs();
     this.originWallMs = clock.wallMs();

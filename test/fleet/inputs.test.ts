@@ -4,12 +4,15 @@
  * device), scenarios, and the storm bound and latency histogram of the summary.
  */
 import fc from 'fast-check';
+import { Fleet } from '../../host-sim/fleet/fleet.js';
 import { fleetDeviceKey, generateFleetFixture, fleetProductUid } from '../../host-sim/fleet/generate.js';
 import { LatencyHistogram } from '../../host-sim/fleet/meter.js';
 import { parseRoster } from '../../host-sim/fleet/roster.js';
 import { parseFleetScenario } from '../../host-sim/fleet/scenario.js';
 import { stormBoundPerS } from '../../host-sim/fleet/summary.js';
 import { validateFixture } from '../../host-sim/service/fixture.js';
+import { FakeClock } from '../fakes/fake-clock.js';
+import { FakeHttp } from '../fakes/fake-http.js';
 import { assert } from '../support/assert.js';
 
 let seed = 0;
@@ -93,6 +96,20 @@ describe('fleet inputs', () => {
       'nope',
     ];
     for (const text of bad) assert.throws(() => parseFleetScenario(text, false), 'config.invalid', text);
+  });
+
+  it('refuses a run that is not positive and an event outside the run', () => {
+    const base = {
+      service: 'http://127.0.0.1:1',
+      members: [{ key: 'dev-1', token: 't' }],
+      clock: new FakeClock(),
+      http: new FakeHttp(),
+      sockets: { connect: () => assert.fail('no socket expected') },
+    };
+    assert.throws(() => new Fleet({ ...base, durationS: 0, scenario: { events: [] } }), 'config.invalid');
+    const late = parseFleetScenario('{"events": [{"at": 10, "kind": "outage", "seconds": 1}]}', false);
+    assert.throws(() => new Fleet({ ...base, durationS: 10, scenario: late }), 'config.invalid');
+    assert.equal(new Fleet({ ...base, durationS: 11, scenario: late }).devices.length, 1);
   });
 
   it('bounds the reconnect storm after an outage by the full-jitter windows it has reached', () => {
