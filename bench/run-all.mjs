@@ -11,6 +11,7 @@ const benches = [
   ['gnss', 'build/bench/gnss.js'],
   ['buses', 'build/bench/buses.js'],
   ['field', 'build/bench/field.js'],
+  ['fleet', 'build/bench/fleet.js'],
   ['xs', 'bench/xs.mjs'],
   ['xs-gnss', 'bench/xs-gnss.mjs'],
   ['xs-signalr', 'bench/xs-signalr.mjs'],

@@ -1,0 +1,201 @@
+/**
+ * One simulated device of the fleet: the real agent core (configuration,
+ * sampling, transmit events, batching, outbox) on simulated pins and a
+ * simulated GNSS receiver, with the real hub client and its glue, all on the
+ * fleet's shared clock (one timer wheel) and link (one HTTP transport, one
+ * socket factory). Its store is in memory and outlives reboots, as flash does.
+ *
+ * A reboot is orderly: the agent waits (bounded) for its request in flight to
+ * be answered, stops (its open batches go to the outbox), and a new agent
+ * starts on the same store, from the cached configuration, delivering the
+ * outbox first. Counters of earlier lives are kept in `previous`.
+ */
+import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import { createCounters, type AgentCounters } from '../../src/agent/counters.js';
+import { CustomChannels } from '../../src/custom/provider.js';
+import { PinChannelProvider } from '../../src/pins/provider.js';
+import type { Clock, Logger } from '../../src/ports.js';
+import { Sender } from '../../src/report/sender.js';
+import { FullJitterBackoff } from '../../src/retry/backoff.js';
+import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { HubClient, type HubStateKind } from '../../src/signalr/hub-client.js';
+import { gnssProvider } from '../../targets/node/gnss.js';
+import { MemoryStore } from '../../targets/node/store.js';
+import { SimulatedDevice } from '../device/device.js';
+import { SimPins } from '../pins/sim-pins.js';
+import type { FleetMember } from './roster.js';
+import { DeviceMeter, type FleetLink } from './link.js';
+
+export interface FleetDeviceContext {
+  service: string;
+  clock: Clock;
+  link: FleetLink;
+  logger: Logger;
+  /** Agent options over the defaults (batch window, outbox bounds). */
+  agent?: Partial<AgentOptions>;
+  /** Opens the hub connection. Default true. */
+  hub?: boolean;
+}
+
+const gauges = ['queued', 'queuedBytes', 'held'] as const;
+type Gauge = (typeof gauges)[number];
+const counterNames = (Object.keys(createCounters()) as (keyof AgentCounters)[]).filter(
+  (name): name is Exclude<keyof AgentCounters, Gauge> => !(gauges as readonly string[]).includes(name),
+);
+
+export class FleetDevice {
+  readonly meter: DeviceMeter;
+  readonly store = new MemoryStore();
+  /** Counters summed over earlier lives (reboots). */
+  readonly previous: AgentCounters = createCounters();
+  hubState: HubStateKind = 'idle';
+  /** Monotonic time the hub last reached `connected`. */
+  hubConnectedMs: number | undefined;
+  private readonly connectedWaiters = new Set<() => void>();
+  reboots = 0;
+  private agent: Agent | undefined;
+  private hub: HubClient | undefined;
+  private glue: HubAgentLink | undefined;
+
+  constructor(
+    readonly member: FleetMember,
+    private readonly context: FleetDeviceContext,
+  ) {
+    this.meter = new DeviceMeter(member.key);
+  }
+
+  get running(): boolean {
+    return this.agent !== undefined;
+  }
+
+  /** Counters of every life, the current one included (gauges: the current life's). */
+  counters(): AgentCounters {
+    const total = { ...this.previous };
+    const now = this.agent?.counters;
+    if (now !== undefined) {
+      for (const name of counterNames) total[name] += now[name];
+      for (const name of gauges) total[name] = now[name];
+    }
+    return total;
+  }
+
+  /** Builds the object graph and starts it; resolves after the first configuration attempt. */
+  async start(): Promise<void> {
+    if (this.agent !== undefined) return;
+    const { clock, logger, service } = this.context;
+    const { http, sockets } = this.context.link.forDevice(this.meter);
+    const pins = new SimPins(clock);
+    const custom = new CustomChannels(logger);
+    const simulated = new SimulatedDevice({ clock, pins, custom, logger });
+    const gnss = gnssProvider('simulated', { clock, logger, readFile: () => '' });
+    const access = { baseUrl: service, device: this.member.key, token: this.member.token };
+    const agent = new Agent({
+      clock,
+      http,
+      store: this.store,
+      logger,
+      service: access,
+      providers: [simulated, new PinChannelProvider(pins), custom, gnss],
+      ...this.context.agent,
+    });
+    this.agent = agent;
+    await agent.start();
+    if (this.context.hub === false || this.agent !== agent) return;
+    const hub = new HubClient({ baseUrl: service, accessToken: () => access.token, http, sockets, clock, logger });
+    hub.onStateChange((state) => {
+      this.hubState = state;
+      if (state !== 'connected') return;
+      this.hubConnectedMs = clock.monotonicMs();
+      for (const waiter of [...this.connectedWaiters]) waiter();
+    });
+    this.glue = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
+    this.hub = hub;
+    hub.start();
+  }
+
+  /**
+   * Resolves with the monotonic time the hub connected at or after `sinceMs`,
+   * or undefined when that did not happen within `maxWaitMs`.
+   */
+  whenHubConnected(sinceMs: number, maxWaitMs: number): Promise<number | undefined> {
+    const { clock } = this.context;
+    const connected = (): number | undefined =>
+      this.hubConnectedMs !== undefined && this.hubConnectedMs >= sinceMs ? this.hubConnectedMs : undefined;
+    if (connected() !== undefined) return Promise.resolve(connected());
+    return new Promise((resolve) => {
+      const done = (): void => {
+        if (connected() === undefined && clock.monotonicMs() < sinceMs + maxWaitMs) return;
+        this.connectedWaiters.delete(done);
+        clock.clearTimer(timer);
+        resolve(connected());
+      };
+      const timer = clock.setTimer(() => {
+        this.connectedWaiters.delete(done);
+        resolve(connected());
+      }, maxWaitMs);
+      this.connectedWaiters.add(done);
+    });
+  }
+
+  /** Stops after the request in flight (if any) is answered, waiting at most `maxWaitMs`. */
+  async stop(maxWaitMs = 10000): Promise<void> {
+    const agent = this.agent;
+    if (agent === undefined) return;
+    this.hub?.stop();
+    this.glue?.close();
+    this.hub = undefined;
+    this.glue = undefined;
+    this.hubState = 'stopped';
+    // Agent.stop() closes the open batch, and closing a batch kicks a delivery that
+    // stop() then abandons (the batch stays queued and goes out again after the
+    // restart: a duplicate). So close and deliver the open batch first; stop in the
+    // same turn as a flush that started nothing.
+    const deadline = this.context.clock.monotonicMs() + maxWaitMs;
+    for (;;) {
+      await this.whenNotSending(agent, Math.max(0, deadline - this.context.clock.monotonicMs()));
+      agent.flush();
+      if (agent.delivery !== 'sending' || this.context.clock.monotonicMs() >= deadline) break;
+    }
+    agent.stop();
+    const c = agent.counters;
+    for (const name of counterNames) this.previous[name] += c[name];
+    for (const name of gauges) this.previous[name] = c[name];
+    this.agent = undefined;
+  }
+
+  /**
+   * Delivers what is left in the outbox without sampling (the end of a run):
+   * the agent's own sender code over its outbox; resolves when the outbox is
+   * empty or `maxWaitMs` passed, with the records still queued.
+   */
+  async drain(maxWaitMs: number): Promise<number> {
+    const agent = this.agent;
+    if (agent === undefined) return 0;
+    await this.stop();
+    const { clock, logger } = this.context;
+    const stats = createCounters();
+    const sender = new Sender(clock, agent.client, agent.outbox, new FullJitterBackoff({ capMs: 5000 }), logger, stats);
+    sender.kick();
+    const deadline = clock.monotonicMs() + maxWaitMs;
+    while (agent.outbox.batches > 0 && clock.monotonicMs() < deadline) await this.pause(50);
+    await this.whenNotSending(agent, 5000, sender);
+    sender.stop();
+    this.previous.sent += stats.sent;
+    this.previous.requests += stats.requests;
+    this.previous.failures += stats.failures;
+    this.previous.rejected += stats.rejected;
+    this.previous.queued = agent.outbox.records;
+    this.previous.queuedBytes = agent.outbox.bytes;
+    return agent.outbox.records;
+  }
+
+  private async whenNotSending(agent: Agent, maxWaitMs: number, sender?: Sender): Promise<void> {
+    const deadline = this.context.clock.monotonicMs() + maxWaitMs;
+    const sending = (): boolean => (sender?.current ?? agent.delivery) === 'sending';
+    while (sending() && this.context.clock.monotonicMs() < deadline) await this.pause(10);
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => this.context.clock.setTimer(resolve, ms));
+  }
+}
