@@ -4,6 +4,7 @@
  * values may also be Location objects or other objects.
  */
 import { isObject } from '../../../src/config/fields.js';
+import { Hub } from '../../../src/wire.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../http/problem.js';
 import { asEntries } from '../http/query.js';
@@ -11,7 +12,7 @@ import type { Router } from '../http/router.js';
 import type { Point } from '../store/storage.js';
 import { writeTimestamp } from '../time.js';
 import { metricSelection } from './names.js';
-import { addReadRoutes, type SeriesKind } from './reads.js';
+import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
 
 export const measurementsKind: SeriesKind = {
@@ -43,6 +44,8 @@ export function addMeasurementRoutes(router: Router, s: ServiceContext): void {
       return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, c.nowMs), value, error: undefined };
     });
     s.storage.measurements.write(points);
+    const measurements = points.map((point) => recordOf('metric', device, { point, aggregated: 'last' }));
+    s.notifier.observe(device, { type: Hub.notifyMeasurements, entity: device.uid, measurements });
     return {};
   });
   addReadRoutes(router, s, measurementsKind, '/api/v1/measurements');

@@ -33,6 +33,8 @@ export interface HubOptions {
 export class PropertiesHub implements Notifier {
   readonly faults: HubFaults = noFaults();
   private readonly connections = new Set<HubConnection>();
+  /** Connections opened with `observe=1` (the dashboard): they also get `.reported` states and measurements. */
+  private readonly observers = new WeakSet<HubConnection>();
   private readonly tokens: ConnectionTokens;
   private readonly wss: WebSocketServer;
   private nextId = 0;
@@ -56,6 +58,13 @@ export class PropertiesHub implements Notifier {
   notify(device: Device, argument: Record<string, unknown>, except?: unknown): void {
     for (const c of this.connections) {
       if (c === except) continue;
+      if (c.principal.role === 'admin' || c.principal.device === device.uid) c.invokeClient(HubWire.notify, [argument]);
+    }
+  }
+
+  observe(device: Device, argument: Record<string, unknown>): void {
+    for (const c of this.connections) {
+      if (!this.observers.has(c)) continue;
       if (c.principal.role === 'admin' || c.principal.device === device.uid) c.invokeClient(HubWire.notify, [argument]);
     }
   }
@@ -112,6 +121,7 @@ export class PropertiesHub implements Notifier {
           onClosed: (conn) => this.connections.delete(conn),
         });
         this.connections.add(connection);
+        if (url.searchParams.get('observe') === '1') this.observers.add(connection);
         this.s.log(`hub: connection ${id} open (${principal.role})`);
       });
     } catch (e) {
