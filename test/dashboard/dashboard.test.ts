@@ -2,7 +2,7 @@
  * The web dashboard in a real browser (headless Chromium from Debian's
  * package, driven by playwright-core): the local service with the demo
  * fixture and the simulated device demo-001 running the agent on the Node
- * target (hub on, simulated GNSS), both in real time on loopback port 0.
+ * target (hub on, simulated GNSS, Modbus slave and J1939 engine), both in real time on loopback port 0.
  *
  * Proves: sign-in with a token kept in sessionStorage and never in the URL;
  * the device list and its search; the device page grouped as configured,
@@ -49,7 +49,11 @@ describe('web dashboard in Chromium', function () {
     dir = mkdtempSync(join(tmpdir(), 'dds-dashboard-'));
     service = await startService({ fixture: demoFixturePath, host: '127.0.0.1', dbPath: join(dir, 'dds.db') });
     const args = ['--service', service.url, '--device', 'demo-001', '--token', demo.token1];
-    const options = parseOptions([...args, '--store', join(dir, 'device'), '--gnss', 'simulated'], {}, () => '');
+    const options = parseOptions(
+      [...args, '--store', join(dir, 'device'), '--gnss', 'simulated', '--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
+      {},
+      () => '',
+    );
     agent = await startNodeAgent(options, { logger: new FakeLogger(), hub: true });
     browser = await launch(found.path);
   });
@@ -423,10 +427,24 @@ describe('web dashboard in Chromium', function () {
     }
   });
 
-  it('edits properties and follows their changes live; zooms the plots', async () => {
+  it('edits properties and follows their changes live; plots measurements; zooms the plots', async () => {
+    const temperature = (value: number): unknown => ({
+      device: 'demo-001',
+      measurements: [{ metric: 'temperature', value }],
+    });
+    await post('measurements/write', temperature(20.5), demo.token1);
     const { page, errors } = await signedIn(`#/device/${demo.device1}`);
     try {
       await waitConnected(page);
+      // A numeric measurement gets its own plot, which takes live points.
+      await page.waitForSelector('.plot[data-metric="temperature"] .uplot');
+      await post('measurements/write', temperature(21.5), demo.token1);
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as Win).document
+            .querySelector('.plot[data-metric="temperature"]')
+            ?.getAttribute('data-points') === '2',
+      );
       await page.fill('#prop-sample-rate', '5');
       await page.click('text=Save properties');
       await page.waitForSelector('.props-status:has-text("saved sample-rate")');

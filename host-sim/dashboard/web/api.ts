@@ -136,9 +136,22 @@ export class Api {
     return list(await this.call('GET', 'states/read', q), 'states', (r) => parseRecord(r, 'channel'));
   }
 
-  async readMeasurements(device: string, metrics: string[], startS: number, stopS: number): Promise<SeriesRecord[]> {
+  async readMeasurements(
+    device: string,
+    metrics: string[],
+    startS: number,
+    stopS: number,
+    windowS?: number,
+  ): Promise<SeriesRecord[]> {
     const q: Query = { devices: device, metrics, timeRangeStart: String(startS), timeRangeStop: String(stopS) };
+    if (windowS !== undefined) q['windowPeriod'] = `${Math.max(1, Math.round(windowS))}s`;
     return list(await this.call('GET', 'measurements/read', q), 'measurements', (r) => parseRecord(r, 'metric'));
+  }
+
+  /** The latest measurement of every metric of `device`. */
+  async lastMeasurements(device: string): Promise<SeriesRecord[]> {
+    const v = await this.call('GET', 'measurements/read/last', { device });
+    return list(v, 'measurements', (r) => parseRecord(r, 'metric'));
   }
 
   async writeDesired(device: string, channel: string, value: Scalar): Promise<void> {

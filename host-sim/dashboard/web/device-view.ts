@@ -1,7 +1,7 @@
 /**
  * A device's page: its channels grouped as the configuration says, each as a
  * tile with the latest `.reported` and, where writable, its `.desired`
- * control; the plots of numeric channels over a chosen range; the GNSS track
+ * control; the plots of numeric channels (and numeric measurements) over a chosen range; the GNSS track
  * of the location channel; the properties. First values come from one
  * `states/read/last`; the rest follows from the hub's Notify, dispatched here.
  */
@@ -10,7 +10,7 @@ import type { Api, DeviceInfo, SeriesRecord } from './api.js';
 import { isObject, parseRecord } from './api.js';
 import { groupChannels, type ChannelGroup } from './channels.js';
 import { h, replace } from './dom.js';
-import { ChannelPlot, ranges } from './plot.js';
+import { ranges, SeriesPlot } from './plot.js';
 import { PropertiesPanel } from './properties.js';
 import { ChannelTile } from './tile.js';
 import { fixOf, TrackMap } from './track-map.js';
@@ -26,7 +26,9 @@ export function splitStateName(name: string): { key: string; field?: string; sid
 export class DeviceView {
   readonly element: HTMLElement;
   private readonly tiles = new Map<string, ChannelTile>();
-  private readonly plots = new Map<string, ChannelPlot>();
+  private readonly plots = new Map<string, SeriesPlot>();
+  /** Plots of the measurements whose latest value is a number, by metric. */
+  private readonly metricPlots = new Map<string, SeriesPlot>();
   private readonly locationFields = new Map<string, Map<string, SeriesRecord>>();
   private readonly map = new TrackMap();
   private readonly props: PropertiesPanel;
@@ -51,12 +53,18 @@ export class DeviceView {
 
   /** Reads details, configuration, properties and latest states at once, renders, then the histories. */
   async load(): Promise<void> {
-    const [device, channels, properties, last] = await Promise.all([
+    const [device, channels, properties, last, metrics] = await Promise.all([
       this.api.getDevice(this.uid),
       this.api.channels(this.uid),
       this.api.properties(this.uid),
       this.api.lastStates(this.uid),
+      this.api.lastMeasurements(this.uid),
     ]);
+    for (const m of metrics) {
+      if (typeof m.value !== 'number') continue;
+      const source = { kind: 'measurements', key: m.name, title: `${m.name} (measurement)`, unit: '' } as const;
+      this.metricPlots.set(m.name, new SeriesPlot(this.api, this.uid, source));
+    }
     this.device = device;
     this.element.dataset['device'] = device.key;
     replace(this.title, `${device.name} (${device.key})`, device.enabled ? '' : ' · disabled');
@@ -88,7 +96,8 @@ export class DeviceView {
           ...g.channels.map((c) => {
             const tile = new ChannelTile(c, this.api, this.uid);
             this.tiles.set(c.key, tile);
-            if (c.numeric) this.plots.set(c.key, new ChannelPlot(this.api, this.uid, c));
+            const source = { kind: 'states', key: c.key, title: c.name, unit: c.unit } as const;
+            if (c.numeric) this.plots.set(c.key, new SeriesPlot(this.api, this.uid, source));
             if (c.type === 'location') this.locationKey ??= c.key;
             return tile.element;
           }),
@@ -122,14 +131,14 @@ export class DeviceView {
         { class: 'plots', 'aria-label': 'Plots' },
         h('h3', {}, 'Plots'),
         picker,
-        ...[...this.plots.values()].map((p) => p.element),
+        ...[...this.plots.values(), ...this.metricPlots.values()].map((p) => p.element),
       ),
       this.props.element,
     );
   }
 
   private async loadHistory(): Promise<void> {
-    const plots = [...this.plots.values()].map((p) => p.load(this.rangeS));
+    const plots = [...this.plots.values(), ...this.metricPlots.values()].map((p) => p.load(this.rangeS));
     const key = this.locationKey;
     if (key !== undefined) {
       const stopS = Date.now() / 1000;
@@ -175,6 +184,7 @@ export class DeviceView {
         const r = parseRecord(m, 'metric');
         const fix = r.name === this.locationKey ? fixOf(r.value, r.tsMs) : undefined;
         if (fix) this.map.add(fix);
+        if (typeof r.value === 'number') this.metricPlots.get(r.name)?.append(r.tsMs, r.value);
       }
     } else if (arg['type'] === Hub.notifyProperties && isObject(arg['values'])) {
       this.props.update(arg['values']);
@@ -182,11 +192,11 @@ export class DeviceView {
   }
 
   resize(): void {
-    for (const p of this.plots.values()) p.resize();
+    for (const p of [...this.plots.values(), ...this.metricPlots.values()]) p.resize();
   }
 
   destroy(): void {
     window.clearInterval(this.ticker);
-    for (const p of this.plots.values()) p.destroy();
+    for (const p of [...this.plots.values(), ...this.metricPlots.values()]) p.destroy();
   }
 }

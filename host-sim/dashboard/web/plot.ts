@@ -6,7 +6,6 @@
  */
 import uPlot from 'uplot';
 import type { Api } from './api.js';
-import type { ChannelView } from './channels.js';
 import { h } from './dom.js';
 
 /** The ranges offered, in seconds. */
@@ -23,24 +22,38 @@ export function windowSeconds(rangeS: number, widthPx: number): number {
   return Math.max(1, Math.ceil(rangeS / Math.max(100, widthPx)));
 }
 
-export class ChannelPlot {
+/** What a plot shows: a channel's `.reported` states, or a metric's measurements. */
+export interface PlotSource {
+  kind: 'states' | 'measurements';
+  /** Channel or metric key. */
+  key: string;
+  title: string;
+  unit: string;
+}
+
+export class SeriesPlot {
   readonly element: HTMLElement;
   private readonly host: HTMLElement;
   private plot: uPlot | undefined;
   private xs: number[] = [];
   private ys: number[] = [];
   private rangeS = 3600;
+  /** The user dragged a zoom: live points no longer slide the x range. */
+  private zoomed = false;
+  private readonly empty: HTMLElement;
 
   constructor(
     private readonly api: Api,
     private readonly device: string,
-    readonly channel: ChannelView,
+    readonly source: PlotSource,
   ) {
-    this.host = h('div', { class: 'plot-host', role: 'img', 'aria-label': `${channel.name} over time` });
+    this.host = h('div', { class: 'plot-host', role: 'img', 'aria-label': `${source.title} over time` });
+    this.empty = h('p', { class: 'plot-empty', hidden: true }, 'no values in this range');
     this.element = h(
       'figure',
-      { class: 'plot', 'data-channel': channel.key },
-      h('figcaption', {}, `${channel.name}${channel.unit ? ` (${channel.unit})` : ''}`),
+      { class: 'plot', [`data-${source.kind === 'states' ? 'channel' : 'metric'}`]: source.key },
+      h('figcaption', {}, `${source.title}${source.unit ? ` (${source.unit})` : ''}`),
+      this.empty,
       this.host,
     );
   }
@@ -50,13 +63,12 @@ export class ChannelPlot {
     this.rangeS = rangeS;
     const width = this.host.clientWidth || 600;
     const stopS = Date.now() / 1000;
-    const records = await this.api.readStates(
-      this.device,
-      [`${this.channel.key}.reported`],
-      stopS - rangeS,
-      stopS + 1,
-      windowSeconds(rangeS, width),
-    );
+    const windowS = windowSeconds(rangeS, width);
+    const { kind, key } = this.source;
+    const records =
+      kind === 'states'
+        ? await this.api.readStates(this.device, [`${key}.reported`], stopS - rangeS, stopS + 1, windowS)
+        : await this.api.readMeasurements(this.device, [key], stopS - rangeS, stopS + 1, windowS);
     this.xs = [];
     this.ys = [];
     for (const r of records) {
@@ -65,6 +77,7 @@ export class ChannelPlot {
       this.ys.push(r.value);
     }
     this.draw(width);
+    this.slide(stopS);
   }
 
   /** A live point (Unix ms); ignored when not newer than the last one. */
@@ -79,7 +92,15 @@ export class ChannelPlot {
       this.xs.shift();
       this.ys.shift();
     }
-    this.plot?.setData([this.xs, this.ys]);
+    this.plot?.setData([this.xs, this.ys], false);
+    this.slide(x);
+  }
+
+  /** Shows [nowS - range, nowS] unless the user zoomed. */
+  private slide(nowS: number): void {
+    this.empty.hidden = this.xs.length > 0;
+    this.element.dataset['points'] = String(this.xs.length);
+    if (!this.zoomed) this.plot?.setScale('x', { min: nowS - this.rangeS, max: nowS });
   }
 
   get points(): number {
@@ -92,6 +113,7 @@ export class ChannelPlot {
 
   private draw(width: number): void {
     this.plot?.destroy();
+    this.zoomed = false;
     this.plot = new uPlot(
       {
         width,
@@ -100,7 +122,8 @@ export class ChannelPlot {
         cursor: { drag: { x: true, y: false } },
         scales: { x: { time: true } },
         axes: [{ stroke: '#333' }, { stroke: '#333', size: 60 }],
-        series: [{}, { label: this.channel.name, stroke: '#0b57d0', width: 1.5, points: { show: false } }],
+        series: [{}, { label: this.source.title, stroke: '#0b57d0', width: 1.5, points: { show: false } }],
+        hooks: { setSelect: [() => (this.zoomed = true)] },
       },
       [this.xs, this.ys],
       this.host,

@@ -117,19 +117,22 @@ export class TrackMap {
     const cy = (minY + maxY) / 2;
     const px = (lon: number): number => W / 2 + (lon * k - cx) * scale;
     const py = (lat: number): number => H / 2 - (lat - cy) * scale;
-    // The grid: a round step in degrees, about 5 lines across.
-    const step = roundStep(span / 4);
-    const lonMin = cx / k - W / 2 / scale / k;
-    const lonMax = cx / k + W / 2 / scale / k;
-    for (let lon = Math.ceil(lonMin / step) * step; lon <= lonMax; lon += step) {
+    // The grid: a round step in degrees per axis, about 5 lines across (a degree of longitude is shorter).
+    const latStep = roundStep(H / scale / 5);
+    const lonStep = roundStep(W / scale / k / 5);
+    const lonMin = (cx - W / 2 / scale) / k;
+    const lonMax = (cx + W / 2 / scale) / k;
+    const digits = (step: number): number => Math.max(0, -Math.floor(Math.log10(step)));
+    for (let lon = Math.ceil(lonMin / lonStep) * lonStep; lon <= lonMax; lon += lonStep) {
       const x = px(lon);
       this.canvas.append(svg('line', { x1: x, y1: 0, x2: x, y2: H, class: 'grid' }));
-      this.canvas.append(svg('text', { x: x + 2, y: H - 4, class: 'grid-label' }, lon.toFixed(4)));
+      this.canvas.append(svg('text', { x: x + 2, y: H - 4, class: 'grid-label' }, lon.toFixed(digits(lonStep))));
     }
-    for (let lat = Math.ceil((cy - H / 2 / scale) / step) * step; lat <= cy + H / 2 / scale; lat += step) {
+    const latMin = cy - H / 2 / scale;
+    for (let lat = Math.ceil(latMin / latStep) * latStep; lat <= cy + H / 2 / scale; lat += latStep) {
       const y = py(lat);
       this.canvas.append(svg('line', { x1: 0, y1: y, x2: W, y2: y, class: 'grid' }));
-      this.canvas.append(svg('text', { x: 2, y: y - 2, class: 'grid-label' }, lat.toFixed(4)));
+      this.canvas.append(svg('text', { x: 2, y: y - 2, class: 'grid-label' }, lat.toFixed(digits(latStep))));
     }
     const points = this.track.map((f) => `${px(f.lon).toFixed(1)},${py(f.lat).toFixed(1)}`).join(' ');
     this.canvas.append(svg('polyline', { points, class: 'track-line', 'data-points': this.track.length }));
