@@ -78,4 +78,5 @@ export interface Win {
     disconnect(): void;
   };
   marker?: number;
+  seen?: string[];
 }
