@@ -80,6 +80,7 @@ async function main(): Promise<void> {
   });
   const header =
     `Device Data Service at ${service.url} (admin token admin-token-demo)\n` +
+    `dashboard: open ${service.url}/ and sign in with admin-token-demo\n` +
     (pki === undefined ? '' : `TLS: self-signed CA ${caPath} (curl --cacert ${caPath} ...)\n`) +
     `simulated device demo-001 (token device-token-demo-001), store ${options.store ?? '(memory)'}`;
   const view = new LiveView(process.stdout, header);

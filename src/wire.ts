@@ -155,6 +155,8 @@ export const Hub = {
   /** decisions 5: Notify argument `type`s. */
   notifyStates: 'states',
   notifyProperties: 'properties',
+  /** Measurements pushed to observing connections only (docs/dashboard.md). */
+  notifyMeasurements: 'measurements',
 } as const;
 
 /** Property names (spec 2.5). */

@@ -12,6 +12,11 @@ import type { Storage } from './store/storage.js';
 export interface Notifier {
   /** `except` is a connection that must not receive it (the invoker of SetProperties). */
   notify(device: Device, argument: Record<string, unknown>, except?: unknown): void;
+  /**
+   * Pushes to observing connections only (the dashboard's, opened with `observe=1`):
+   * `.reported` states and measurements, which agents do not need.
+   */
+  observe(device: Device, argument: Record<string, unknown>): void;
 }
 
 export interface ServiceContext {
@@ -44,7 +49,7 @@ export function createContext(
     storage,
     tokens: new TokenTable(fixture.tokens),
     // Replaced by the hub once it exists.
-    notifier: { notify: () => undefined },
+    notifier: { notify: () => undefined, observe: () => undefined },
     now,
     log,
     saveCatalog: () => storage.saveCatalog(JSON.stringify(catalog.snapshot())),

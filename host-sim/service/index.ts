@@ -13,6 +13,7 @@ import { addProductRoutes } from './api/products.js';
 import { addPropertyRoutes } from './api/properties.js';
 import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
+import { serveDashboard } from '../dashboard/serve.js';
 import { createContext } from './context.js';
 import { ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
@@ -132,7 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   addStateRoutes(router, context);
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
-  server.on('request', (req, res) => void router.handle(req, res));
+  server.on('request', (req, res) => serveDashboard(req, res) || void router.handle(req, res));
   server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
   server.on('clientError', answerClientError);
 

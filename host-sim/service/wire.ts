@@ -44,6 +44,7 @@ export const HubNames = {
   setProperties: 'SetProperties',
   notifyStates: 'states',
   notifyProperties: 'properties',
+  notifyMeasurements: 'measurements',
 } as const;
 
 /** Deepest nesting of arrays and objects accepted in a request body or hub message. */

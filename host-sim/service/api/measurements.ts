@@ -10,9 +10,9 @@ import type { Router } from '../http/router.js';
 import type { Point } from '../store/storage.js';
 import { writeTimestamp } from '../time.js';
 import { metricSelection } from './names.js';
-import { addReadRoutes, type SeriesKind } from './reads.js';
+import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
-import { isObject } from '../wire.js';
+import { HubNames, isObject } from '../wire.js';
 
 export const measurementsKind: SeriesKind = {
   field: 'metric',
@@ -43,6 +43,8 @@ export function addMeasurementRoutes(router: Router, s: ServiceContext): void {
       return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, c.nowMs), value, error: undefined };
     });
     s.storage.measurements.write(points);
+    const measurements = points.map((point) => recordOf('metric', device, { point, aggregated: 'last' }));
+    s.notifier.observe(device, { type: HubNames.notifyMeasurements, entity: device.uid, measurements });
     return {};
   });
   addReadRoutes(router, s, measurementsKind, '/api/v1/measurements');

@@ -66,6 +66,11 @@ export function addStateRoutes(router: Router, s: ServiceContext): void {
       const states = desired.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));
       s.notifier.notify(device, { type: Hub.notifyStates, entity: device.uid, states });
     }
+    const reported = points.filter((p) => !p.name.endsWith('.desired'));
+    if (reported.length > 0) {
+      const states = reported.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));
+      s.notifier.observe(device, { type: Hub.notifyStates, entity: device.uid, states });
+    }
     return {};
   });
   addReadRoutes(router, s, statesKind, '/api/v1/states');

@@ -36,6 +36,8 @@ export interface HubOptions {
 export class PropertiesHub implements Notifier {
   readonly faults: HubFaults = noFaults();
   private readonly connections = new Set<HubConnection>();
+  /** Connections opened with `observe=1` (the dashboard): they also get `.reported` states and measurements. */
+  private readonly observers = new WeakSet<HubConnection>();
   private readonly tokens: ConnectionTokens;
   private readonly wss: WebSocketServer;
   private nextId = 0;
@@ -69,6 +71,13 @@ export class PropertiesHub implements Notifier {
     let n = 0;
     for (const c of this.connections) if (c.principal.token === accessToken) n++;
     return n;
+  }
+
+  observe(device: Device, argument: Record<string, unknown>): void {
+    for (const c of this.connections) {
+      if (!this.observers.has(c)) continue;
+      if (c.principal.role === 'admin' || c.principal.device === device.uid) c.invokeClient(HubWire.notify, [argument]);
+    }
   }
 
   dropAll(): void {
@@ -129,6 +138,7 @@ export class PropertiesHub implements Notifier {
           onClosed: (conn) => this.connections.delete(conn),
         });
         this.connections.add(connection);
+        if (url.searchParams.get('observe') === '1') this.observers.add(connection);
         this.s.log(`hub: connection ${label} open (${principal.role})`);
       });
     } catch (e) {
