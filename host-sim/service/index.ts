@@ -133,7 +133,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   addStateRoutes(router, context);
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
-  server.on('request', (req, res) => serveDashboard(req, res) || void router.handle(req, res));
+  // The dashboard answers its own paths unless the caller hands non-API paths to a fallback of its own.
+  const dashboard = options.fallback === undefined;
+  server.on('request', (req, res) => (dashboard && serveDashboard(req, res)) || void router.handle(req, res));
   server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
   server.on('clientError', answerClientError);
 
