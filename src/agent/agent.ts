@@ -8,10 +8,7 @@
  * then `channels/list`, `devices/get` and `properties/get` are read, retried
  * with backoff until the service answers. The outbox left by a previous run is
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
- *
- * The configuration follows the service: it is re-read every `configRefreshMs`
- * (jittered), after every hub reconnect, and when the service refuses a batch
- * (src/report/refusal.ts); unchanged channels keep running (ChannelSet).
+ * The configuration follows the service (ConfigFollower, RefusalHandler, ChannelSet).
  */
 import { toAgentError } from '../errors.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
@@ -49,15 +46,9 @@ export interface AgentOptions {
   maxHeld?: number;
   /** Wait after 401/403, ms. Default 300000. */
   authRetryMs?: number;
-  /**
-   * Period of the configuration refresh, ms; each wait is drawn from
-   * [0.75, 1] x the period (jitter spreads a fleet). 0 turns it off. Default 300000.
-   */
+  /** Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000. */
   configRefreshMs?: number;
-  /**
-   * How far ahead of the device's clock a `.desired` timestamp may be before it is
-   * a clock fault (decisions 8), ms. Default 60000.
-   */
+  /** A `.desired` dated beyond the device's time + this is a clock fault (decisions 8), ms. Default 60000. */
   desiredToleranceMs?: number;
   /** Uniform random in [0, 1) for the refresh jitter. Default Math.random. */
   random?: () => number;
@@ -135,15 +126,7 @@ export class Agent implements DesiredStateSink, SampleSink {
       { periodMs: options.configRefreshMs ?? 300000, random: options.random ?? Math.random },
       () => this.load(),
     );
-    this.sender.refusals = new RefusalHandler(
-      {
-        refresh: () => this.reloadConfig(),
-        isConfigured: (key) => this.channels.isConfigured(key),
-        wasConfigured: (key) => this.channels.wasConfigured(key),
-      },
-      this.stats,
-      this.logger,
-    );
+    this.sender.refusals = new RefusalHandler(() => this.reloadConfig(), this.channels, this.stats, this.logger);
     this.desired = new DesiredApplier(this.reporter, this.clock, this.wallTime, this.logger, this.stats, {
       toleranceMs: options.desiredToleranceMs ?? 60000,
     });
@@ -197,10 +180,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     await this.follower.start();
   }
 
-  /**
-   * Re-reads channels, device and properties now (a call while a read is under
-   * way joins it). Rejects with AgentError when `channels/list` fails.
-   */
+  /** Re-reads channels, device and properties now (joins a read under way). Rejects when channels/list fails. */
   reloadConfig(): Promise<void> {
     return this.follower.read();
   }

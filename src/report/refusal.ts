@@ -21,10 +21,8 @@ import { toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import type { OutboxBatch } from './outbox.js';
 
-/** The agent's view of its configuration, as the refusal handler needs it. */
-export interface ChannelDirectory {
-  /** Re-reads the configuration from the service; rejects when it cannot be read. */
-  refresh(): Promise<void>;
+/** The agent's channels, as the refusal handler needs them (ChannelSet). */
+export interface KnownChannels {
   /** Whether `key` is a channel (running or rejected) of the current configuration. */
   isConfigured(key: string): boolean;
   /** Whether `key` was a channel of an earlier configuration and is not one now. */
@@ -50,7 +48,9 @@ function recordKey(record: unknown, lane: OutboxBatch['lane']): string | undefin
 
 export class RefusalHandler {
   constructor(
-    private readonly directory: ChannelDirectory,
+    /** Re-reads the configuration from the service; rejects when it cannot be read. */
+    private readonly refresh: () => Promise<void>,
+    private readonly channels: KnownChannels,
     private readonly counters: AgentCounters,
     private readonly logger: Logger,
   ) {}
@@ -58,7 +58,7 @@ export class RefusalHandler {
   /** Decides what becomes of a refused batch. Never rejects. */
   async handle(batch: OutboxBatch): Promise<RefusalOutcome> {
     try {
-      await this.directory.refresh();
+      await this.refresh();
     } catch (e) {
       return { kind: 'retry', reason: toAgentError(e).message };
     }
@@ -88,6 +88,6 @@ export class RefusalHandler {
   }
 
   private isGone(key: string, lane: OutboxBatch['lane']): boolean {
-    return lane === 's' ? !this.directory.isConfigured(key) : this.directory.wasConfigured(key);
+    return lane === 's' ? !this.channels.isConfigured(key) : this.channels.wasConfigured(key);
   }
 }

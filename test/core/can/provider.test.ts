@@ -114,4 +114,24 @@ describe('can/provider: J1939 and raw CAN channels', () => {
     assert.equal(logger.find('warn', 'cattron').length, 1);
     logger.assertNoErrors();
   });
+
+  it('keeps an unchanged bus open on a new configuration and reopens a changed one', () => {
+    const provider = new CanProvider({ can, clock, logger });
+    provider.configure(config);
+    const kept = provider.create(config.channels[0]!);
+    const opened = can.ports.length;
+    provider.configure(
+      parseChannelList({ buses: [{ uid: 'b', key: 'can0', type: 'can', bitrate: 500000 }], channels: [] }),
+    );
+    assert.equal(can.ports.length, opened, 'no new port');
+    assert.equal(can.port('can0').closed, false, 'the unchanged bus stays open');
+    can.port('can0').deliver(0x0cf00400, [0xf0, 0x7d, 0xa0, 0xc4, 0x1a, 0xff, 0xff, 0xff]);
+    assert.deepEqual(kept.sample(), { ok: true, value: 6852 }, 'a kept channel still hears its bus');
+    const faster = parseChannelList({ buses: [{ uid: 'b', key: 'can0', type: 'can', bitrate: 250000 }], channels: [] });
+    const before = can.port('can0');
+    provider.configure(faster);
+    assert.equal(before.closed, true, 'a changed bus is closed');
+    provider.create(config.channels[1]!);
+    assert.deepEqual(can.port('can0').options, { bus: 'can0', bitrate: 250000 }, 'and reopened with its new bitrate');
+  });
 });
