@@ -408,7 +408,7 @@ describe('web dashboard in Chromium', function () {
     }
   });
 
-  it("shows the device's errno when it refuses a value", async () => {
+  it("shows the device's errno when it refuses a value; slides an analog output within its scaled range", async () => {
     const { page, errors } = await signedIn(`#/device/${demo.device1}`);
     try {
       await waitConnected(page);
@@ -429,6 +429,17 @@ describe('web dashboard in Chromium', function () {
         await page.locator('[data-channel="setpoint"] .write-state').innerText(),
         'failed: outside 0 .. 65535',
       );
+      // The dimmer's slider spans the scaled 10-bit PWM range (0 .. 100 %) in steps of one count.
+      const slider = page.locator('[data-channel="dimmer"] input[type="range"]');
+      assert.equal(await slider.getAttribute('min'), '0');
+      assert.equal(Number(await slider.getAttribute('max')).toFixed(6), '100.000000');
+      await slider.fill('50');
+      await page.waitForSelector('[data-channel="dimmer"][data-write="confirmed"]');
+      const dimmer = (await get('states/read/last?device=demo-001&channels=dimmer.reported')) as Array<{
+        value: number;
+      }>;
+      assert.ok(Math.abs((dimmer[0]?.value ?? NaN) - 50) < 0.1, `dimmer echoed ${dimmer[0]?.value}`);
+      assert.match(await tileValue(page, 'dimmer'), /^(49\.9\d*|50(\.\d+)?) %$/);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
