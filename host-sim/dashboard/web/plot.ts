@@ -64,11 +64,12 @@ export class SeriesPlot {
     const width = this.host.clientWidth || 600;
     const stopS = Date.now() / 1000;
     const windowS = windowSeconds(rangeS, width);
+    // The last window is stamped at the range's stop (decisions 6): stop at now, so live points append after it.
     const { kind, key } = this.source;
     const records =
       kind === 'states'
-        ? await this.api.readStates(this.device, [`${key}.reported`], stopS - rangeS, stopS + 1, windowS)
-        : await this.api.readMeasurements(this.device, [key], stopS - rangeS, stopS + 1, windowS);
+        ? await this.api.readStates(this.device, [`${key}.reported`], stopS - rangeS, stopS, windowS)
+        : await this.api.readMeasurements(this.device, [key], stopS - rangeS, stopS, windowS);
     this.xs = [];
     this.ys = [];
     for (const r of records) {
