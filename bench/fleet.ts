@@ -11,7 +11,8 @@
  * Fair peer, measured in the same run: the way to simulate devices without a
  * fleet, one agent process per device (`npm run agent`, the Node target with
  * the same simulated pins and hub client) on the same service for 15 s; its
- * RSS and CPU against the fleet's per-device share are printed as ratios.
+ * RSS and CPU (per device, and per record read back; its CPU includes its
+ * start-up) against the fleet's are printed as ratios.
  * The machine may be shared: the load average is printed next to the CPU
  * figures. Options: --devices N --duration S --outage S. Last line: JSON.
  */
@@ -25,6 +26,7 @@ import { parseRoster } from '../host-sim/fleet/roster.js';
 import { runFleet } from '../host-sim/fleet/run.js';
 import type { FleetScenario } from '../host-sim/fleet/scenario.js';
 import { TimerWheel } from '../host-sim/fleet/timer-wheel.js';
+import { readBack } from '../host-sim/fleet/verify.js';
 import { NodeClock } from '../targets/node/clock.js';
 import { FetchHttp } from '../targets/node/http.js';
 import { NodeWebSocketFactory } from '../targets/node/websocket.js';
@@ -99,7 +101,9 @@ function procUsage(pid: number): { rssBytes: number; cpuS: number } {
   return { rssBytes: rssKb * 1024, cpuS: ticks / 100 };
 }
 
-async function peer(url: string): Promise<{ rssMB: number; cpuCores: number }> {
+async function peer(
+  url: string,
+): Promise<{ rssMB: number; cpuCores: number; records: number; cpuMsPerRecord: number }> {
   const member = members[0]!;
   const child = spawn(
     process.execPath,
@@ -116,12 +120,17 @@ async function peer(url: string): Promise<{ rssMB: number; cpuCores: number }> {
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  const fromMs = Date.now();
   await new Promise((resolve) => setTimeout(resolve, peerS * 1000));
   const usage = procUsage(child.pid!);
   await stopProcess(child);
+  // What the peer delivered, read back like the fleet's records.
+  const back = await readBack(new FetchHttp(), url, member, fromMs - 2000, Date.now());
   return {
     rssMB: Math.round((usage.rssBytes / 1048576) * 10) / 10,
     cpuCores: Math.round((usage.cpuS / peerS) * 1000) / 1000,
+    records: back.stored,
+    cpuMsPerRecord: back.stored === 0 ? 0 : Math.round(((usage.cpuS * 1000) / back.stored) * 100) / 100,
   };
 }
 
@@ -154,6 +163,8 @@ const loadAfter = loadavg()[0]!;
 
 const storm = outage.storms[0]!;
 const perDeviceCpu = steady.process.cpuCores / devices;
+// Per record, not per device: a starved fleet samples fewer scans than scheduled.
+const fleetCpuMsPerRecord = (steady.process.cpuS * 1000) / Math.max(1, steady.delivery.reported);
 const round = (v: number, d = 1): number => Math.round(v * 10 ** d) / 10 ** d;
 console.log(
   `machine load average (1 min): ${round(loadBefore, 2)} before, ${round(loadAfter, 2)} after, on shared cores`,
@@ -179,6 +190,10 @@ console.log(
 );
 console.log(`ratio    CPU per device, process / fleet: ${round(single.cpuCores / perDeviceCpu)}x`);
 console.log(
+  `ratio    CPU per record, process / fleet: ${round(single.cpuMsPerRecord / fleetCpuMsPerRecord)}x ` +
+    `(${single.cpuMsPerRecord} ms vs ${round(fleetCpuMsPerRecord, 3)} ms; the process read back ${single.records} records)`,
+);
+console.log(
   `outage   ${outageS} s: hub connect attempts/s peak ${storm.peakAttemptsPerSDuring} during, ${storm.peakAttemptsPerSAfter} after (bound ${storm.boundPerS}: ${storm.withinBound ? 'within' : 'OVER'})`,
 );
 console.log(
@@ -197,6 +212,7 @@ console.log(
       delivery: steady.delivery,
       latency: steady.latency,
       cpuCores: steady.process.cpuCores,
+      cpuMsPerRecord: round(fleetCpuMsPerRecord, 3),
       rssMB: steady.process.rssMB,
       rssPerDeviceKB: steady.process.rssPerDeviceKB,
       heapPerDeviceKB: steady.process.heapPerDeviceKB,
@@ -207,6 +223,7 @@ console.log(
     ratios: {
       rssPerDeviceProcessOverFleet: round((single.rssMB * 1024) / steady.process.rssPerDeviceKB),
       cpuPerDeviceProcessOverFleet: round(single.cpuCores / perDeviceCpu),
+      cpuPerRecordProcessOverFleet: round(single.cpuMsPerRecord / fleetCpuMsPerRecord),
     },
     outage: { runS: outageRunS, ...storm, delivery: outage.delivery },
   }),

@@ -1,6 +1,6 @@
 /**
  * `npm run fleet -- --service URL [--tokens FILE] [--devices N] [--product UID]
- * [--scenario FILE] [--duration S] [--shard I/M] [--ramp S] [--drain S]
+ * [--scenario FILE] [--duration S] [--shard I/M] [--ramp S] [--drain S] [--batch-ms MS]
  * [--summary FILE] [--quiet]`: a fleet of simulated devices against any
  * Device Data Service; `npm run fleet -- --generate N [--out FILE]` writes a
  * fixture for the local service. Prints a live line while running and, as its
@@ -22,7 +22,7 @@ import { parseShard, shardSlice, wholeFleet } from './shard.js';
 import { TimerWheel } from './timer-wheel.js';
 
 const usage = `usage: npm run fleet -- --service URL --tokens FILE [--devices N] [--product UID] [--scenario FILE]
-                        [--duration S] [--shard I/M] [--ramp S] [--drain S] [--summary FILE] [--quiet]
+                        [--duration S] [--shard I/M] [--ramp S] [--drain S] [--batch-ms MS] [--summary FILE] [--quiet]
        npm run fleet -- --generate N [--out FILE] [--scan-ms MS]
   --service   base URL of the Device Data Service
   --tokens    devices and tokens: a fixture (JSON, decisions.md section 7) or a CSV of key,token
@@ -33,6 +33,7 @@ const usage = `usage: npm run fleet -- --service URL --tokens FILE [--devices N]
   --shard     I/M: run the I-th (0-based) of M equal slices of the device list
   --ramp      seconds over which the devices start (default N/100)
   --drain     longest wait for the outboxes to empty after the run, s (default 120)
+  --batch-ms  the agents' batch window, ms (default the agent's, 1000): fewer, larger requests
   --summary   write the full summary (per-device figures included) to this file
   --quiet     no live line
   --generate  write a fixture of N devices with a token each (and an admin token) to --out
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
       shard: { type: 'string' },
       ramp: { type: 'string' },
       drain: { type: 'string' },
+      'batch-ms': { type: 'string' },
       summary: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       generate: { type: 'string' },
@@ -132,6 +134,9 @@ async function main(): Promise<number> {
     sockets: new NodeWebSocketFactory(),
     ...(values.ramp === undefined ? {} : { rampS: positive('ramp', values.ramp, 0) }),
     ...(values.drain === undefined ? {} : { drainS: positive('drain', values.drain, 120) }),
+    ...(values['batch-ms'] === undefined
+      ? {}
+      : { agent: { batch: { maxAgeMs: Math.max(1, positive('batch-ms', values['batch-ms'], 1000)) } } }),
     onTick: (fleet, second) => {
       if (!live || (!tty && second % 10 !== 0)) return;
       const line = progressLine(fleet, second);

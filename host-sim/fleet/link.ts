@@ -64,7 +64,7 @@ function timestampMs(entry: unknown): number | undefined {
 /** `network ECONNRESET`, `timeout`, ...: the code and the reason, without host or path. */
 function kindOf(e: unknown): string {
   if (!(e instanceof AgentError)) return 'network';
-  const reason = /^no response from [^:]+: (.*)$/s.exec(e.message)?.[1];
+  const reason = /^no response from \S+: (.*)$/s.exec(e.message)?.[1];
   return reason === undefined ? e.code : `${e.code} ${reason.slice(0, 60)}`;
 }
 

@@ -30,6 +30,7 @@ export interface ProcessUsage {
   loopDelayMs: { p50: number; p99: number; max: number };
 }
 
+const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
 const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
 const round = (v: number, digits = 2): number => Math.round(v * 10 ** digits) / 10 ** digits;
 
@@ -137,8 +138,9 @@ export function summarize(fleet: Fleet, result: FleetResult, usage: ProcessUsage
     },
     /** Scans that produced a sample; a starved process skips scans (see process.loopDelayMs). */
     sampled: t.sampled,
-    recordsPerS: round(t.sent / durationS, 1),
-    requestsPerS: round(link.requests.range(0, Math.floor(durationS)).reduce((a, b) => a + b, 0) / durationS, 1),
+    /** Records acknowledged and requests started while the devices sampled (the drain not included). */
+    recordsPerS: round(sum(link.records.range(0, Math.floor(durationS))) / Math.max(1, Math.floor(durationS)), 1),
+    requestsPerS: round(sum(link.requests.range(0, Math.floor(durationS))) / Math.max(1, Math.floor(durationS)), 1),
     latency: all.summary() as LatencySummary,
     perDeviceP99Ms: spread(p99s),
     process: {
