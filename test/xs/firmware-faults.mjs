@@ -3,7 +3,20 @@
 // `http` aborting, as the SDK does), and the token's provisioning.
 import { strict as assert } from 'node:assert';
 import { FirmwareRun } from './firmware-host.mjs';
-import { adapterRun, assertHealthy, clock, closedPort, manifest, rawServer, result } from './firmware-support.mjs';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
+import {
+  adapterRun,
+  assertHealthy,
+  clock,
+  closedPort,
+  manifest,
+  rawServer,
+  result,
+  root,
+} from './firmware-support.mjs';
+
+const { generatePki, hasOpenssl } = await import(join(root, 'build', 'host-sim', 'tls', 'pki.js'));
 
 export const failureModes = [
   [
@@ -148,6 +161,40 @@ export const failureModes = [
     },
   ],
 ];
+
+/** An https server on port 0 with a fresh CA (openssl), answering 200 "secure". */
+async function httpsServer() {
+  const pki = generatePki({ ipAddresses: ['127.0.0.1'] });
+  const server = createHttpsServer({ cert: pki.certPem + pki.caPem, key: pki.keyPem }, (_req, res) =>
+    res.end('secure'),
+  );
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const der = Buffer.from(pki.caPem.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64').toString('latin1');
+  return { port: server.address().port, der, close: () => new Promise((done) => server.close(done)) };
+}
+
+failureModes.push([
+  'https through SecureSocket: the CA given as certificate is trusted; without it the request rejects with network',
+  async () => {
+    if (!hasOpenssl()) return 'skipped: needs openssl for the certificates';
+    const server = await httpsServer();
+    const run = await adapterRun('lin');
+    try {
+      const url = `https://127.0.0.1:${server.port}/`;
+      await run.evaluate(`__fw.request('ok', '${url}', 'GET', undefined, ${JSON.stringify(server.der)})`);
+      const [ok] = await result(run, 'ok');
+      assert.equal(ok.status, 200, JSON.stringify(ok));
+      assert.equal(ok.body, 'secure');
+      await run.evaluate(`__fw.request('untrusted', '${url}', 'GET')`);
+      const [untrusted] = await result(run, 'untrusted');
+      assert.equal(untrusted.code, 'network', JSON.stringify(untrusted));
+      assertHealthy(run);
+    } finally {
+      await run.stop();
+      await server.close();
+    }
+  },
+]);
 
 export const provisioning = [
   [

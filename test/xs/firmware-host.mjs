@@ -8,7 +8,7 @@
 // time never runs ahead while a connection is being opened or an HTTP answer is
 // awaited (real I/O decides), and otherwise at most `speed` times real time, so
 // that the local service's own (real) timers keep their meaning.
-import { connect as tcpConnect } from 'node:net';
+import { isIP, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { firmwareScript } from './firmware-bundle.mjs';
 import { startXs } from './xsnap.mjs';
@@ -134,7 +134,8 @@ export class FirmwareRun {
         : tlsConnect({
             host,
             port,
-            servername: tls.servername,
+            // SNI carries names only (RFC 6066); an IP address is checked against the certificate's IP SANs.
+            ...(isIP(tls.servername) === 0 ? { servername: tls.servername } : {}),
             ...(tls.caDer === undefined
               ? {}
               : {

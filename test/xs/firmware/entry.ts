@@ -80,8 +80,11 @@ g.__fw = {
     command({ t: 'now', nowMs: time.nowMs });
   },
   /** One request through the firmware's HTTP adapter. */
-  request(tag: string, url: string, method: string, body?: string): void {
-    const http = new ModdableHttp(new ModdableClock(), 10_000);
+  request(tag: string, url: string, method: string, body?: string, caDer?: string): void {
+    // https: the `secure` dictionary of ports.ts, with the CA as DER bytes (a Resource on a board).
+    const secure: Record<string, unknown> = { protocolVersion: 0x303 };
+    if (caDer !== undefined) secure.certificate = fromLatin1(caDer).buffer;
+    const http = new ModdableHttp(new ModdableClock(), 10_000, secure);
     http.request({ url, method: method as 'GET', headers: {}, ...(body === undefined ? {} : { body }) }).then(
       (r) => report(tag, { status: r.status, body: r.body }),
       (e: unknown) => report(tag, { code: (e as { code?: string }).code, error: String((e as Error).message) }),
