@@ -7,7 +7,7 @@
  * channels at 100 ms scan (aim: at most 2 requests per second). Last line: JSON.
  */
 import { measureAllocation } from './core/alloc.js';
-import { measureNaive, measureOurs } from './core/cost.js';
+import { measureNaive, measureOurs, measureSplit } from './core/cost.js';
 import { measureWire } from './core/wire.js';
 
 const samples = 1_600_000;
@@ -20,8 +20,15 @@ const everyNaive = measureNaive(samples, false);
 const deltaOurs = measureOurs(samples, [{ type: 'delta', minimalChange: 0.5 }]);
 const deltaNaive = measureNaive(samples, true);
 
+const split = measureSplit(samples);
 const cost = {
   samples,
+  split: {
+    decodeNs: round(split.decodeNs),
+    encodeNs: round(split.encodeNs),
+    byteCountNs: round(split.byteCountNs),
+    restNs: round(everyOurs.nsPerSample - split.decodeNs - split.encodeNs - split.byteCountNs),
+  },
   everyScan: {
     oursNsPerSample: round(everyOurs.nsPerSample),
     naiveNsPerSample: round(everyNaive.nsPerSample),
@@ -41,6 +48,11 @@ console.log(
 console.log(
   `cost per sample, delta 0.5 (${cost.delta.reportedShare * 100} % reported): ours ${cost.delta.oursNsPerSample} ns, ` +
     `naive ${cost.delta.naiveNsPerSample} ns (${cost.delta.ratio}x)`,
+);
+
+console.log(
+  `per reported sample (every scan): decode ${cost.split.decodeNs} ns, encode ${cost.split.encodeNs} ns, ` +
+    `byte count ${cost.split.byteCountNs} ns, the rest (scale, decide, batch, outbox) ${cost.split.restNs} ns`,
 );
 
 const alloc = await measureAllocation(3_200_000);

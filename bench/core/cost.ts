@@ -14,7 +14,8 @@ import { createCounters } from '../../src/agent/counters.js';
 import type { Sample } from '../../src/agent/driver.js';
 import { decodeData, isFailure, type Decoded } from '../../src/codec/data.js';
 import type { Channel, TransmitEvent } from '../../src/config/model.js';
-import { Batcher, defaultBatchOptions } from '../../src/report/batcher.js';
+import { Batcher, byteLength, defaultBatchOptions } from '../../src/report/batcher.js';
+import { encodeStateValue } from '../../src/report/records.js';
 import { Outbox, defaultOutboxOptions } from '../../src/report/outbox.js';
 import { Reporter } from '../../src/report/reporter.js';
 import { WallTime } from '../../src/time/wall-time.js';
@@ -125,4 +126,40 @@ export function measureNaive(samples: number, deltaOnly: boolean): { nsPerSample
   }
   const ns = Number(process.hrtime.bigint() - start);
   return { nsPerSample: ns / samples, reported };
+}
+
+/**
+ * Where a reported sample's time goes, stage by stage, each timed alone over
+ * the same inputs: decode (register window to number), encode (the record's
+ * JSON text, src/report/records.ts) and byte count (what the batcher charges
+ * the record). The rest of `measureOurs` (scaling, the transmit decision,
+ * batching, the outbox) is its total minus these.
+ */
+export function measureSplit(samples: number): { decodeNs: number; encodeNs: number; byteCountNs: number } {
+  const wins = windows();
+  const names = Array.from({ length: channels }, (_, i) => `ch${i}.reported`);
+  let sink = 0;
+  const time = (work: (n: number, i: number) => void): number => {
+    const start = process.hrtime.bigint();
+    for (let n = 0; n < samples / channels; n++) for (let i = 0; i < channels; i++) work(n, i);
+    return Number(process.hrtime.bigint() - start) / samples;
+  };
+  const t0 = Date.UTC(2026, 0, 1);
+  const stages = (): { decodeNs: number; encodeNs: number; byteCountNs: number } => ({
+    decodeNs: time((n, i) => {
+      tick(wins[i]!, n + i);
+      const d = decodeData(wins[i]!, layout);
+      if (!isFailure(d)) sink += d as number;
+    }),
+    encodeNs: time((n, i) => {
+      sink += encodeStateValue(names[i]!, ((600 + ((n + i) % 50)) * 0.1 - 40) as number, t0 + n * 100).length;
+    }),
+    byteCountNs: time((n, i) => {
+      sink += byteLength(encodeStateValue(names[i]!, (n + i) % 50, t0 + n * 100));
+    }),
+  });
+  stages(); // warm-up
+  const s = stages();
+  if (sink === 0.5) console.log(sink); // keeps the work observable
+  return { ...s, byteCountNs: Math.max(0, s.byteCountNs - s.encodeNs) };
 }
