@@ -7,7 +7,9 @@
  * malformed (400, 413, 422) would block the queue forever, so it is dropped,
  * counted in `rejected` and logged; with a refusal handler (400, 422), the
  * handler first splits off the records of channels no longer configured and
- * the rest is delivered (src/report/refusal.ts).
+ * the rest is delivered (src/report/refusal.ts); a batch refused with no such
+ * record is halved until the records refused on their own are found and dropped
+ * (src/report/isolate.ts), so valid records are never dropped with them.
  *
  * The outbox learns each outcome (it writes to the store only once a delivery
  * has failed, and writes the rest at `stop`). `retryNow` cuts a back-off
@@ -16,11 +18,12 @@
  * reconnect), so delivery resumes at once instead of after up to 60 s.
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { toAgentError, type AgentError } from '../errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
+import { isolateRefused } from './isolate.js';
 import type { Outbox, OutboxBatch } from './outbox.js';
 import type { RefusalHandler } from './refusal.js';
 
@@ -86,11 +89,8 @@ export class Sender {
     const batch = this.outbox.peek();
     if (batch === undefined) return;
     this.state = 'sending';
-    const path = batch.lane === 's' ? Paths.statesWrite : Paths.measurementsWrite;
-    const field = batch.lane === 's' ? 'states' : 'measurements';
-    const body = `${this.client.devicePrefix()}"${field}":${batch.json}}`;
     try {
-      await this.client.post(path, body);
+      await this.post(batch.lane, batch.json);
       if ((this.state as SenderState) === 'stopped') return;
       this.outbox.remove(batch.seq);
       this.outbox.deliveryOk();
@@ -123,6 +123,8 @@ export class Sender {
     if (outcome.kind === 'split') {
       this.outbox.replace(batch, outcome.json, outcome.count);
       this.state = 'idle';
+    } else if (outcome.kind === 'malformed' && batch.count > 1) {
+      await this.isolate(batch);
     } else if (outcome.kind === 'malformed') {
       this.onFailure(error, batch.seq, batch.count);
     } else {
@@ -132,6 +134,47 @@ export class Sender {
       });
       this.wait(this.policy.nextDelayMs(++this.attempt) ?? this.options.authRetryMs);
     }
+  }
+
+  /** A batch refused with no removed channel in it: deliver it around the records refused on their own. */
+  private async isolate(batch: OutboxBatch): Promise<void> {
+    const records = (JSON.parse(batch.json) as unknown[]).map((record) => JSON.stringify(record));
+    let left = batch.count;
+    try {
+      await isolateRefused(records, {
+        post: (json) => {
+          if ((this.state as SenderState) === 'stopped') throw new AgentError('closed', 'sender stopped');
+          return this.post(batch.lane, json);
+        },
+        remaining: (json, count) => {
+          left = count;
+          this.outbox.replace(batch, json, count);
+        },
+        delivered: (count) => {
+          this.counters.sent += count;
+          this.counters.requests++;
+        },
+        dropped: (record, error) => {
+          this.counters.rejected++;
+          this.logger.log('error', 'service refused a record; dropped', {
+            status: error.status,
+            record: record.length > 160 ? `${record.slice(0, 160)}...` : record,
+            reason: error.message,
+          });
+        },
+      });
+      this.outbox.deliveryOk();
+      this.state = 'idle';
+    } catch (e) {
+      if ((this.state as SenderState) === 'stopped') return;
+      this.onFailure(toAgentError(e), batch.seq, left);
+    }
+  }
+
+  private post(lane: OutboxBatch['lane'], json: string): Promise<void> {
+    const path = lane === 's' ? Paths.statesWrite : Paths.measurementsWrite;
+    const field = lane === 's' ? 'states' : 'measurements';
+    return this.client.post(path, `${this.client.devicePrefix()}"${field}":${json}}`);
   }
 
   private onFailure(error: AgentError, seq: number, count: number): void {

@@ -34,8 +34,10 @@ export class FakeHttp implements HttpTransport {
   writeStatus: number | undefined;
   /** Refuse (400) a write whose records name a channel key that `channels` does not list. */
   refuseUnknown = false;
-  /** Write requests refused because of `refuseUnknown`. */
+  /** Write requests refused because of `refuseUnknown` or `refuseRecord`. */
   refused = 0;
+  /** Refuse (400, whole request) a write holding a record this predicate picks, as a service refuses one bad entry. */
+  refuseRecord: ((record: WrittenRecord) => boolean) | undefined;
   /** The `Date` header to send, if any. */
   date: string | undefined;
   /** Requests waiting for `release()` when `hold` is set. */
@@ -54,6 +56,15 @@ export class FakeHttp implements HttpTransport {
         return { status: this.writeStatus, headers, body: JSON.stringify({ status: this.writeStatus, title: 'fake' }) };
       }
       const body = JSON.parse(request.body ?? '{}') as { states?: WrittenRecord[]; measurements?: WrittenRecord[] };
+      const bad = this.refuseRecord;
+      if (bad !== undefined && [...(body.states ?? []), ...(body.measurements ?? [])].some((r) => bad(r))) {
+        this.refused++;
+        return {
+          status: 400,
+          headers,
+          body: JSON.stringify({ status: 400, title: 'Bad Request', detail: 'bad entry' }),
+        };
+      }
       const unknown = this.refuseUnknown ? this.firstUnknown(body.states ?? [], body.measurements ?? []) : undefined;
       if (unknown !== undefined) {
         this.refused++;
