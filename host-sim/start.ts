@@ -19,8 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startService, type RunningService } from './service/index.js';
-import { startNodeAgent } from '../targets/node/runtime.js';
-import { parseOptions } from '../targets/node/options.js';
+import { parseDeviceOptions, startSimulatedAgent } from './hardware/agent.js';
 import { ConsoleLogger } from '../targets/node/logger.js';
 import { LiveView } from './device/live-view.js';
 import { generatePki } from './tls/pki.js';
@@ -60,19 +59,15 @@ async function main(): Promise<void> {
   // The chain (server certificate, then the CA): Moddable's TLS needs the CA sent along (docs/tls.md).
   const tls = pki === undefined ? undefined : { cert: pki.certPem + pki.caPem, key: pki.keyPem };
   const service = await listen(Number(values.port ?? 8080), values.db ?? join(work, 'dds.db'), tls);
-  const options = parseOptions(
-    [
-      ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
-      ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
-      // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
-      ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
-      // The demo's GNSS receiver: the simulated receiver driving its built-in route (host-sim/gnss).
-      ...['--gnss', 'simulated'],
-      ...(pki === undefined ? [] : ['--ca', caPath]),
-    ],
-    {},
-    () => '',
-  );
+  const options = parseDeviceOptions([
+    ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
+    ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
+    // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
+    ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
+    // The demo's GNSS receiver: the simulated receiver driving its built-in route (host-sim/gnss).
+    ...['--gnss', 'simulated'],
+    ...(pki === undefined ? [] : ['--ca', caPath]),
+  ]);
   const warnings: string[] = [];
   const logger = new ConsoleLogger('warn', (line) => {
     warnings.push(line);
@@ -83,7 +78,10 @@ async function main(): Promise<void> {
     (pki === undefined ? '' : `TLS: self-signed CA ${caPath} (curl --cacert ${caPath} ...)\n`) +
     `simulated device demo-001 (token device-token-demo-001), store ${options.store ?? '(memory)'}`;
   const view = new LiveView(process.stdout, header);
-  const runtime = await startNodeAgent(options, { logger, agent: { onSample: view.sampled, onReport: view.reported } });
+  const runtime = await startSimulatedAgent(options, {
+    logger,
+    agent: { onSample: view.sampled, onReport: view.reported },
+  });
   runtime.pins.onWrite(view.written);
   const hubStatus = (): string => runtime.hub?.status ?? 'off';
   const timer = setInterval(() => view.render(runtime.agent, hubStatus()), 1000);
