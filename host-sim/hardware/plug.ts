@@ -46,6 +46,13 @@ import { isSimulatedGnss, simulatedGnssSerial } from './gnss.js';
 /** The flags the simulator adds to the agent's. */
 export const simulatorOptions: readonly OptionSpec[] = [
   { flag: 'scenario', env: 'DDS_SCENARIO', help: 'scenario file (JSON or YAML) of simulated signals' },
+  { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD], or simulated[:route.json|capture.log]' },
+  {
+    flag: 'bus',
+    env: 'DDS_BUS',
+    help: 'KEY=TARGET: a serial device, sim[:map.json], j1939-sim or replay:candump.log (repeatable)',
+    repeatable: true,
+  },
 ];
 
 /** What the simulator plugged in, for callers that drive or watch it (npm start, tests). */

@@ -47,6 +47,8 @@ export interface AgentOptions {
   onReport?: (key: string, sample: Sample) => void;
   /** Sees every sample after scaling, reported or not (displays). Same caveat. */
   onSample?: (key: string, sample: Sample) => void;
+  /** Sees every desired value applied (or refused) and its echo; the echo also reaches `onReport`. */
+  onDesired?: (key: string, value: Value, echo: Sample) => void;
 }
 
 export class Agent implements DesiredStateSink, SampleSink {
@@ -107,7 +109,10 @@ export class Agent implements DesiredStateSink, SampleSink {
       this.stats,
     );
     this.configSource = new ConfigSource(this.client, options.store, this.logger);
-    this.desired = new DesiredApplier(this.reporter, this.clock, this.logger, this.stats);
+    this.desired = new DesiredApplier(this.reporter, this.clock, this.logger, this.stats, (key, value, echo) => {
+      this.options.onDesired?.(key, value, echo);
+      this.options.onReport?.(key, echo);
+    });
     this.props = new Properties(options.store, this.logger);
   }
 

@@ -66,6 +66,8 @@ export class DesiredApplier {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly counters: AgentCounters,
+    /** Told of every applied desired value and its echo (the agent's display hooks). */
+    private readonly onEcho: (key: string, value: Value, echo: Sample) => void = () => undefined,
   ) {}
 
   /** Forgets the last-applied times (not needed on reload: keys keep their meaning). */
@@ -107,11 +109,13 @@ export class DesiredApplier {
     const now = this.clock.monotonicMs();
     if (subChannel) {
       this.reporter.state(record.key + StateSide.reported, false, undefined, Errno.EROFS, now);
+      this.onEcho(record.key, record.value, errorSample(Errno.EROFS));
       return;
     }
     const echoed = slot.scale(result);
     slot.decider.remember(echoed, now);
     this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now);
+    this.onEcho(slot.key, record.value, echoed);
   }
 
   private async write(slot: ChannelSlot, value: Value): Promise<Sample> {

@@ -80,8 +80,11 @@ const agentCommand: CommandInfo = { name: 'npm run agent --' };
 const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 function tableOf(command: CommandInfo): OptionSpec[] {
+  // A caller's flag of the same name replaces the target's (its help tells what else it accepts).
   const extra = command.extra ?? [];
-  return [...optionTable.filter((o) => o.flag !== 'help'), ...extra, optionTable[optionTable.length - 1]!];
+  const own = optionTable.filter((o) => o.flag !== 'help').map((o) => extra.find((e) => e.flag === o.flag) ?? o);
+  const added = extra.filter((e) => !optionTable.some((o) => o.flag === e.flag));
+  return [...own, ...added, optionTable[optionTable.length - 1]!];
 }
 
 export function usage(command: CommandInfo = agentCommand): string {
