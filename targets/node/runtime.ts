@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
-import { HubClient } from '../../src/signalr/hub-client.js';
+import { startAgentHub } from '../../src/signalr/agent-hub.js';
+import type { HubClient } from '../../src/signalr/hub-client.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../../src/ports.js';
 import { NodeClock } from './clock.js';
 import { AgentError } from '../../src/errors.js';
@@ -100,33 +100,20 @@ export async function startNodeAgent(
   if (overrides.hub === false || options.values['no-hub'] !== undefined) {
     return { agent, custom, hardware, logger, hub: undefined, stop: () => agent.stop() };
   }
-  let previous: { connectionToken: string; accessToken: string } | undefined;
-  // The hub glue of issue 4: Notify -> applyDesired, properties, resync on every (re)connect.
-  const hub = new HubClient({
+  // The hub glue, shared with the Moddable target (src/signalr/agent-hub.ts).
+  const { hub, stop: stopHub } = startAgentHub({
+    agent,
     baseUrl: options.service,
-    accessToken: () => options.token,
+    token: options.token,
     http,
     sockets: new NodeWebSocketFactory({ tls }),
     clock,
     logger,
-    ...overrides.hubOptions,
-    // Connection tokens are secrets too (issue 8); only the current one is kept, they are single-use.
-    onSecrets: (secrets) => {
-      if (previous !== undefined) {
-        logger.removeSecret(previous.connectionToken);
-        if (previous.accessToken !== options.token) logger.removeSecret(previous.accessToken);
-      }
-      logger.addSecret(secrets.connectionToken);
-      logger.addSecret(secrets.accessToken);
-      previous = secrets;
-    },
+    ...(overrides.hubOptions?.retry === undefined ? {} : { retry: overrides.hubOptions.retry }),
   });
   if (tls.insecure === true) hub.onStateChange((state) => state === 'connected' && logger.log('warn', insecureWarning));
-  const link = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
-  hub.start();
   const stop = (): void => {
-    hub.stop();
-    link.close();
+    stopHub();
     agent.stop();
   };
   return { agent, custom, hardware, logger, hub, stop };
