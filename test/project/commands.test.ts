@@ -20,16 +20,17 @@ interface Run {
   ms: number;
 }
 
-function runBin(bin: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+function runBin(bin: string, args: string[], env: Record<string, string> = {}, input?: Uint8Array): Promise<Run> {
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'bin', `${bin}.mjs`), ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (input !== undefined) child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((done) =>
     child.once('close', (code) => done({ code, stdout, stderr, ms: performance.now() - started })),
   );
@@ -37,6 +38,12 @@ function runBin(bin: string, args: string[], env: Record<string, string> = {}): 
 
 describe('the commands', function () {
   this.timeout(30000);
+
+  // "After install": the build is up to date (npm test built it; a source edited since is rebuilt here, untimed).
+  before(function () {
+    this.timeout(180000);
+    return runBin('run', []).then((run) => assert.equal(run.code, 0, run.stderr));
+  });
 
   for (const bin of ['dds-agent', 'dds-device', 'dds-service', 'dds-nmea', 'dds-start']) {
     it(`${bin} --help answers in under 3 s`, async () => {
@@ -70,6 +77,19 @@ describe('the commands', function () {
       start.stderr,
       'npm start: --port must be a whole number from 0 to 65535, got "abc"\n(npm start -- --help lists the options)\n',
     );
+  });
+
+  it('nmea: empty or binary input is a failure, not a pass', async () => {
+    const empty = await runBin('dds-nmea', [], {}, new Uint8Array(0));
+    assert.equal(empty.code, 1);
+    assert.match(empty.stderr, /nmea: standard input is empty\n$/);
+    const binary = Uint8Array.from({ length: 4096 }, (_, i) => (i * 97 + 13) & 0xff);
+    const noise = await runBin('dds-nmea', [], {}, binary);
+    assert.equal(noise.code, 1);
+    assert.match(noise.stderr, /holds no valid NMEA sentence/);
+    const unknown = await runBin('dds-nmea', ['--bogus']);
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.stderr, 'nmea: unknown option --bogus\n(npm run nmea -- --help shows the usage)\n');
   });
 
   it('npm start on a taken port is an error naming it, not a move to another port', async () => {
