@@ -149,6 +149,7 @@ export class LiveView {
     const lines = this.frame(status, width, height);
     this.frames++;
     if (this.out.isTTY !== true) {
+      if (this.frames === 1) this.out.write(this.header.map((l) => `${l}\n`).join(''));
       this.out.write(`${lines[this.header.length]!}  ${lines[this.header.length + 1]!}\n`);
       return;
     }

@@ -99,12 +99,13 @@ describe('npm start: the live view in a virtual terminal', () => {
     assert.equal(second.lines[23], 'q quits');
   });
 
-  it('leaves the alternate screen on close, and prints one status line per frame when not a terminal', () => {
+  it('leaves the alternate screen on close, and prints the header once, then one status line per frame, when not a terminal', () => {
     const written: string[] = [];
     const view = new LiveView({ write: (t: string) => written.push(t) }, ['header']);
     view.render(status());
     view.render(status());
     assert.deepEqual(written, [
+      'header\n',
       'service online  hub connected  sent 12 records in 3 requests  outbox 2 records / 180 bytes  dropped 0  held 0  desired 0 applied\n',
       'service online  hub connected  sent 12 records in 3 requests  outbox 2 records / 180 bytes  dropped 0  held 0  desired 0 applied\n',
     ]);
