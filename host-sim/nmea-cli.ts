@@ -5,14 +5,36 @@
  *   {"time":"<ISO 8601 UTC>","valid":true|false,"lat","lon","alt","pdop","hdop","vdop","sats"}
  * (fields present when known; position, altitude and DOPs only for a valid fix),
  * and a summary of sentences passed and failed on standard error. Lines starting
- * with `#` (gpsd log headers) are skipped. Exit status: 0, or 2 for a usage error.
+ * with `#` (gpsd log headers) are skipped. Exit status: 0; 1 when the input
+ * holds no valid NMEA sentence (empty, binary, wrong baud rate); 2 for a usage
+ * error (one line naming the problem and a hint).
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
 import { FixTracker } from '../src/gnss/fix-tracker.js';
 import { NmeaParser } from '../src/gnss/nmea-parser.js';
 
 const USAGE = 'usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)';
+const HINT = '(npm run nmea -- --help shows the usage)';
+
+/** FILE (or undefined for standard input), `--help`, or a one-line usage error. */
+function parseCommandLine(argv: readonly string[]): { file: string | undefined; help: boolean } | string {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: { help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length > 1) return `one FILE at most, got ${positionals.length}`;
+    return { file: positionals[0], help: values.help === true };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const option = /'(-[^' ]+)'/.exec(message)?.[1];
+    return option !== undefined && message.startsWith('Unknown option') ? `unknown option ${option}` : message;
+  }
+}
 
 /** ISO 8601 UTC of a tracker's epoch: date and time when the date is known, else the time of day. */
 export function epochTime(dateDays: number, timeOfDayMs: number): string {
@@ -44,20 +66,22 @@ async function main(argv: readonly string[]): Promise<number> {
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
-  if (argv.includes('--help') || argv.includes('-h')) {
+  const args = parseCommandLine(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`nmea: ${args}\n${HINT}\n`);
+    return 2;
+  }
+  if (args.help) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (argv.length > 1) {
-    process.stderr.write(USAGE + '\n');
-    return 2;
-  }
-  const file = argv[0];
+  const file = args.file;
   const input = file === undefined || file === '-' ? process.stdin : createReadStream(file);
+  // A file is opened (or refused) before reading; standard input is read as it comes, empty or not.
   const opened = new Promise<void>((resolve, reject) => {
     input.once('error', reject);
-    input.once('readable', () => resolve());
-    input.once('end', () => resolve());
+    if (input === process.stdin) resolve();
+    else input.once('open', () => resolve());
   });
   try {
     await opened;
@@ -84,6 +108,11 @@ async function main(argv: readonly string[]): Promise<number> {
     `nmea: ${c.passed} sentences passed (${c.delivered} used, ${c.skipped} skipped, ${c.malformed} malformed), ` +
       `${c.failed} failed, ${c.noiseBytes} noise bytes, ${epochs} epochs\n`,
   );
+  if (c.passed === 0) {
+    const what = c.failed + c.noiseBytes === 0 ? 'is empty' : 'holds no valid NMEA sentence (binary? wrong baud rate?)';
+    process.stderr.write(`nmea: ${file ?? 'standard input'} ${what}\n`);
+    return 1;
+  }
   return 0;
 }
 

@@ -1,106 +1,137 @@
+#!/usr/bin/env node
 /**
  * `npm start`: the local Device Data Service with the demo fixture, and one
  * simulated device (demo-001) running the agent on the Node target against
- * it, live in the terminal (what is sampled, what is sent, the outbox depth).
+ * it, with the simulator's hardware plugged in, live in the terminal
+ * (device/live-view.ts). `q` or Ctrl-C stops it.
  *
  *   npm start -- [--port N] [--scenario FILE] [--store DIR] [--db FILE] [--tls]
  *
- * `--tls` (issue 8): the service serves HTTPS/WSS with a certificate made at
- * start by host-sim/tls (a fresh self-signed CA for localhost/127.0.0.1), and
- * the device verifies it with that CA (`--ca <work>/ca.pem`).
+ * `--tls`: the service serves HTTPS/WSS with a certificate made at start by
+ * host-sim/tls (a fresh self-signed CA for localhost/127.0.0.1), and the
+ * device verifies it with that CA (`--ca <work>/ca.pem`).
  *
- * Defaults: port 8080 (a free port when taken), the demo scenario of
- * host-sim/device/scenarios/demo.json, the outbox and database in a fresh
- * temporary directory.
+ * Defaults: port 8080 (a taken port is an error; `--port 0` asks for any), the
+ * demo scenario of host-sim/device/scenarios/demo.json, the outbox and the
+ * database in a fresh temporary directory, removed at exit.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { isAgentError } from '../src/errors.js';
 import { startService, type RunningService } from './service/index.js';
-import { startNodeAgent } from '../targets/node/runtime.js';
-import { parseOptions } from '../targets/node/options.js';
 import { ConsoleLogger } from '../targets/node/logger.js';
+import { parseDeviceOptions, startSimulatedAgent } from './hardware/agent.js';
 import { LiveView } from './device/live-view.js';
+import { parseStartArgs, startUsage, UsageError } from './start-args.js';
 import { generatePki } from './tls/pki.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = join(root, 'host-sim', 'service', 'fixtures', 'demo.json');
 const demoScenario = join(root, 'host-sim', 'device', 'scenarios', 'demo.json');
 
+/** The service on the asked port; a taken port or an unusable database is an error naming the option. */
 async function listen(
   port: number,
-  dbPath: string,
+  db: { path: string; given: boolean },
   tls: { cert: string; key: string } | undefined,
 ): Promise<RunningService> {
-  const more = tls === undefined ? {} : { tls };
   try {
-    return await startService({ fixture, port, host: '127.0.0.1', dbPath, ...more });
+    return await startService({
+      fixture,
+      port,
+      host: '127.0.0.1',
+      dbPath: db.path,
+      ...(tls === undefined ? {} : { tls }),
+    });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw e;
-    return startService({ fixture, port: 0, host: '127.0.0.1', dbPath, ...more });
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    const message = e instanceof Error ? e.message : String(e);
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`--port ${port}: EADDRINUSE, taken by another program (--port 0 picks a free one)`);
+    if (db.given && /SQLITE|database/i.test(`${code} ${message}`)) throw new UsageError(`--db ${db.path}: ${message}`);
+    throw e;
   }
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      scenario: { type: 'string' },
-      store: { type: 'string' },
-      db: { type: 'string' },
-      tls: { type: 'boolean' },
-    },
-  });
+async function main(): Promise<number> {
+  const args = parseStartArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(startUsage + '\n');
+    return 0;
+  }
   const work = mkdtempSync(join(tmpdir(), 'dds-start-'));
-  const pki = values.tls === true ? generatePki() : undefined;
+  const cleanUp = (): void => rmSync(work, { recursive: true, force: true });
+  process.once('exit', cleanUp);
+  const pki = args.tls ? generatePki() : undefined;
   const caPath = join(work, 'ca.pem');
   if (pki !== undefined) writeFileSync(caPath, pki.caPem);
   // The chain (server certificate, then the CA): Moddable's TLS needs the CA sent along (docs/tls.md).
   const tls = pki === undefined ? undefined : { cert: pki.certPem + pki.caPem, key: pki.keyPem };
-  const service = await listen(Number(values.port ?? 8080), values.db ?? join(work, 'dds.db'), tls);
-  const options = parseOptions(
-    [
-      ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
-      ...['--store', values.store ?? join(work, 'device'), '--scenario', values.scenario ?? demoScenario],
-      // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
-      ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
-      // The demo's GNSS receiver: the simulated receiver driving its built-in route (host-sim/gnss).
-      ...['--gnss', 'simulated'],
-      ...(pki === undefined ? [] : ['--ca', caPath]),
-    ],
-    {},
-    () => '',
-  );
+  const db = { path: args.db ?? join(work, 'dds.db'), given: args.db !== undefined };
+  const service = await listen(args.port, db, tls);
+  const store = args.store ?? join(work, 'device');
+  const options = parseDeviceOptions([
+    ...['--service', service.url, '--device', 'demo-001', '--token', 'device-token-demo-001'],
+    ...['--store', store, '--scenario', args.scenario ?? demoScenario],
+    // The demo's field buses: the simulated Modbus slave and the simulated J1939 engine (host-sim/modbus, can).
+    ...['--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'],
+    // The demo's GNSS receiver: the simulated receiver driving its built-in route (host-sim/gnss).
+    ...['--gnss', 'simulated'],
+    ...(pki === undefined ? [] : ['--ca', caPath]),
+  ]);
+  const header = [
+    `Device Data Service ${service.url}  admin token admin-token-demo`,
+    `dashboard ${service.url}/  (sign in with admin-token-demo)`,
+    'device demo-001 (token device-token-demo-001)',
+    ...(pki === undefined ? [] : [`TLS: curl --cacert ${caPath} ...`]),
+  ];
+  const view = new LiveView(process.stdout, header);
   const warnings: string[] = [];
   const logger = new ConsoleLogger('warn', (line) => {
     warnings.push(line);
     if (warnings.length > 5) warnings.shift();
+    view.warned(line);
   });
-  const header =
-    `Device Data Service at ${service.url} (admin token admin-token-demo)\n` +
-    `dashboard: open ${service.url}/ and sign in with admin-token-demo\n` +
-    (pki === undefined ? '' : `TLS: self-signed CA ${caPath} (curl --cacert ${caPath} ...)\n`) +
-    `simulated device demo-001 (token device-token-demo-001), store ${options.store ?? '(memory)'}`;
-  const view = new LiveView(process.stdout, header);
-  const runtime = await startNodeAgent(options, { logger, agent: { onSample: view.sampled, onReport: view.reported } });
+  const runtime = await startSimulatedAgent(options, {
+    logger,
+    agent: { onSample: view.sampled, onReport: view.reported, onDesired: view.desired },
+  });
   runtime.pins.onWrite(view.written);
-  const hubStatus = (): string => runtime.hub?.status ?? 'off';
-  const timer = setInterval(() => view.render(runtime.agent, hubStatus()), 1000);
-  view.render(runtime.agent, hubStatus());
-  const stop = async (): Promise<void> => {
-    clearInterval(timer);
-    runtime.stop();
-    await service.close();
-    process.stdout.write(`stopped; last warnings:\n${warnings.join('\n')}\n`);
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  const draw = (): void =>
+    view.render({ online: runtime.agent.online, hub: runtime.hub?.status ?? 'off', counters: runtime.agent.counters });
+  const timer = setInterval(draw, 1000);
+  draw();
+  return new Promise<number>((resolve) => {
+    const stop = async (): Promise<void> => {
+      clearInterval(timer);
+      if (process.stdin.isTTY) process.stdin.setRawMode(false);
+      process.stdin.pause();
+      runtime.stop();
+      await service.close();
+      view.close();
+      process.stdout.write(`stopped; last warnings:\n${warnings.join('\n') || '(none)'}\n`);
+      resolve(0);
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+    if (process.stdin.isTTY) {
+      process.stdin.setRawMode(true);
+      process.stdin.on('data', (key: Buffer) => {
+        // q, Q or Ctrl-C (raw mode delivers it as a byte, not a signal).
+        if (key.includes(0x71) || key.includes(0x51) || key.includes(0x03)) void stop();
+      });
+    }
+  });
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`npm start: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    const usage = e instanceof UsageError || isAgentError(e, 'config.invalid');
+    process.stderr.write(`npm start: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (usage) process.stderr.write('(npm start -- --help lists the options)\n');
+    process.exit(usage ? 2 : 1);
+  },
+);

@@ -13,15 +13,16 @@
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
 import { createCounters, type AgentCounters } from '../../src/agent/counters.js';
 import { CustomChannels } from '../../src/custom/provider.js';
+import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
 import { Sender } from '../../src/report/sender.js';
 import { FullJitterBackoff } from '../../src/retry/backoff.js';
 import { HubAgentLink } from '../../src/signalr/agent-link.js';
 import { HubClient, type HubStateKind } from '../../src/signalr/hub-client.js';
-import { gnssProvider } from '../../targets/node/gnss.js';
 import { MemoryStore } from '../../targets/node/store.js';
 import { SimulatedDevice } from '../device/device.js';
+import { simulatedGnssSerial } from '../hardware/gnss.js';
 import { SimPins } from '../pins/sim-pins.js';
 import type { FleetMember } from './roster.js';
 import { DeviceMeter, type FleetLink } from './link.js';
@@ -87,7 +88,9 @@ export class FleetDevice {
     const pins = new SimPins(clock);
     const custom = new CustomChannels(logger);
     const simulated = new SimulatedDevice({ clock, pins, custom, logger });
-    const gnss = gnssProvider('simulated', { clock, logger, readFile: () => '' });
+    const receiver = simulatedGnssSerial('simulated', clock, () => '');
+    const port = { port: 'simulated', baudRate: receiver.baudRate };
+    const gnss = new GnssLocationProvider({ serial: receiver, port, clock, logger });
     const access = { baseUrl: service, device: this.member.key, token: this.member.token };
     const agent = new Agent({
       clock,

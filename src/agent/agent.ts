@@ -56,6 +56,8 @@ export interface AgentOptions {
   onReport?: (key: string, sample: Sample) => void;
   /** Sees every sample after scaling, reported or not (displays). Same caveat. */
   onSample?: (key: string, sample: Sample) => void;
+  /** Sees every desired value applied (or refused) and its echo; the echo also reaches `onReport`. */
+  onDesired?: (key: string, value: Value, echo: Sample) => void;
 }
 
 export class Agent implements DesiredStateSink, SampleSink {
@@ -127,9 +129,20 @@ export class Agent implements DesiredStateSink, SampleSink {
       () => this.load(),
     );
     this.sender.refusals = new RefusalHandler(() => this.reloadConfig(), this.channels, this.stats, this.logger);
-    this.desired = new DesiredApplier(this.reporter, this.clock, this.wallTime, this.logger, this.stats, {
-      toleranceMs: options.desiredToleranceMs ?? 60000,
-    });
+    this.desired = new DesiredApplier(
+      this.reporter,
+      this.clock,
+      this.wallTime,
+      this.logger,
+      this.stats,
+      {
+        toleranceMs: options.desiredToleranceMs ?? 60000,
+      },
+      (key, value, echo) => {
+        this.options.onDesired?.(key, value, echo);
+        this.options.onReport?.(key, echo);
+      },
+    );
     this.props = new Properties(options.store, this.logger);
   }
 

@@ -85,6 +85,8 @@ export class DesiredApplier {
     private readonly logger: Logger,
     private readonly counters: AgentCounters,
     private readonly options: DesiredApplierOptions,
+    /** Told of every applied desired value and its echo (the agent's display hooks). */
+    private readonly onEcho: (key: string, value: Value, echo: Sample) => void = () => undefined,
   ) {}
 
   /** Forgets the last-applied times (not needed on reload: keys keep their meaning). */
@@ -127,11 +129,13 @@ export class DesiredApplier {
     const now = this.clock.monotonicMs();
     if (subChannel) {
       this.reporter.state(record.key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
+      this.onEcho(record.key, record.value, errorSample(Errno.EROFS));
       return;
     }
     const echoed = slot.scale(result);
     slot.decider.remember(echoed, now);
     this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now, true);
+    this.onEcho(slot.key, record.value, echoed);
   }
 
   /** The record's time, or the device's time when the record is dated beyond it plus the tolerance. */

@@ -88,8 +88,3 @@ export function writeBits(
     window[index] = bit === 1 ? old | mask : old & ~mask;
   }
 }
-
-/** Number of bytes a window needs so that the field fits. */
-export function bytesFor(offsetBits: number, sizeBits: number): number {
-  return Math.ceil((offsetBits + sizeBits) / 8);
-}

@@ -7,13 +7,11 @@
 import config from 'mc/config';
 import Preference from 'preference';
 import { AgentError } from '../../src/errors.js';
+import { EarliestValidUnixMs } from '../../src/wire.js';
 import { CONFIG_DOMAIN, readBoardConfig } from './config.js';
 import { buildPorts } from './ports.js';
 import { startAgent } from './start.js';
 import { syncTime } from './time.js';
-
-/** 2020-01-01T00:00:00Z: a wall clock before this is unset (decisions.md 4). */
-const MIN_VALID_WALL_MS = 1_577_836_800_000;
 
 export default function main(): void {
   let board;
@@ -28,7 +26,7 @@ export default function main(): void {
   const ports = buildPorts(board);
   ports.logger.log('info', 'agent booting', { service: board.serviceUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
-  if (board.sntpHost !== undefined && Date.now() < MIN_VALID_WALL_MS)
+  if (board.sntpHost !== undefined && Date.now() < EarliestValidUnixMs)
     syncTime(board.sntpHost, ports.clock, ports.logger);
   startAgent(board, ports);
 }

@@ -14,8 +14,7 @@ import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { ModbusProvider } from '../../src/modbus/provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
-import { HubClient } from '../../src/signalr/hub-client.js';
+import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import type { BoardConfig } from './config.js';
 import type { ModdablePorts } from './ports.js';
 
@@ -59,27 +58,19 @@ export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAge
     onReport: (key, sample) =>
       logger.log('debug', 'reported', sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno }),
   });
-  let previous: string | undefined;
-  const hub = new HubClient({
-    baseUrl: board.serviceUrl,
-    accessToken: () => board.token,
-    http: ports.http,
-    sockets: ports.webSockets,
-    clock: ports.clock,
-    logger,
-    // Connection tokens are secrets too (issue 8); only the current one is kept, they are single-use.
-    onSecrets: (secrets) => {
-      if (previous !== undefined) logger.removeSecret(previous);
-      logger.addSecret(secrets.connectionToken);
-      previous = secrets.connectionToken;
-    },
-  });
   agent
     .start()
     .then(() => {
-      // The hub glue of issue 4: Notify -> applyDesired, properties, resync on every (re)connect.
-      new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
-      hub.start();
+      // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
+      startAgentHub({
+        agent,
+        baseUrl: board.serviceUrl,
+        token: board.token,
+        http: ports.http,
+        sockets: ports.webSockets,
+        clock: ports.clock,
+        logger,
+      });
     })
     .catch((e: unknown) => logger.log('error', 'agent failed to start', { reason: toAgentError(e).message }));
   return { agent, custom };

@@ -1,7 +1,9 @@
 /**
  * The Logger port on Node: one line per entry on standard error, `time level
- * message key=value ...`, filtered by level. Never throws.
+ * message key=value ...`, filtered by level. An `errno` field is written with
+ * its name (`errno="-110 ETIMEDOUT"`). Never throws.
  */
+import { errnoName } from '../../src/errno.js';
 import type { LogFields, Logger, LogLevel } from '../../src/ports.js';
 
 const rank: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -17,7 +19,10 @@ export class ConsoleLogger implements Logger {
     try {
       let line = `${new Date().toISOString()} ${level.padEnd(5)} ${message}`;
       if (fields !== undefined) {
-        for (const [k, v] of Object.entries(fields)) if (v !== undefined) line += ` ${k}=${formatValue(v)}`;
+        for (const [k, v] of Object.entries(fields)) {
+          if (v === undefined) continue;
+          line += ` ${k}=${formatValue(k === 'errno' && typeof v === 'number' ? `${v} ${errnoName(v)}` : v)}`;
+        }
       }
       this.write(line);
     } catch {

@@ -2,22 +2,24 @@
  * Options of the Node agent (`npm run agent -- ...`), from flags, environment
  * variables and a JSON config file, in that order of precedence:
  *
- *   --service URL   DDS_SERVICE    base URL of the Device Data Service
- *   --device KEY    DDS_DEVICE     device external key (or UUID)
- *   --token TOKEN   DDS_TOKEN      access token
- *   --store DIR     DDS_STORE      directory for the outbox and cached config (default: memory only)
- *   --scenario FILE DDS_SCENARIO   simulated signals per channel key (host-sim/device/scenario.ts)
- *   --config FILE   DDS_CONFIG     JSON file with any of the above by long name
- *   --log-level L   DDS_LOG_LEVEL  debug | info | warn | error (default info)
- *   --no-hub                       no hub connection (desired values only by resync)
+ *   --service URL      DDS_SERVICE     base URL of the Device Data Service
+ *   --device KEY       DDS_DEVICE      device external key (or UUID)
+ *   --token-file FILE  DDS_TOKEN_FILE  file holding the access token (or DDS_TOKEN, or --token)
+ *   --store DIR        DDS_STORE       directory for the outbox and cached config (default: memory only)
+ *   --config FILE      DDS_CONFIG      JSON file with any of the above by long name
+ *   --log-level L      DDS_LOG_LEVEL   debug | info | warn | error (default info)
+ *   --no-hub                           no hub connection (desired values only by resync)
  *   --config-refresh S DDS_CONFIG_REFRESH  seconds between configuration re-reads (default 300, 0 off)
- *   --ca FILE       DDS_CA         PEM CA certificate(s) to verify https/wss against (issue 8)
- *   --insecure      DDS_INSECURE   lab only: accept any certificate (logged loudly)
+ *   --ca FILE          DDS_CA          PEM CA certificate(s) to verify https/wss against
+ *   --insecure         DDS_INSECURE    lab only: accept any certificate (logged loudly)
+ *   --gnss, --bus                      the GNSS receiver and the field buses (gnss.ts, buses.ts)
  *
- * The table is open: other areas add their flags (e.g. --gnss, --bus) to
- * `optionTable`; repeatable flags collect every value. Bad input throws
- * AgentError `config.invalid` with a message meant for the user.
+ * Flags are read with `node:util` parseArgs. A caller adds its own flags (the
+ * simulator's --scenario) through `extra`; repeatable flags collect every
+ * value. Bad input throws AgentError `config.invalid` with one line naming the
+ * option, then a one-line hint.
  */
+import { parseArgs } from 'node:util';
 import { AgentError } from '../../src/errors.js';
 import type { LogLevel } from '../../src/ports.js';
 
@@ -33,9 +35,9 @@ export interface OptionSpec {
 export const optionTable: OptionSpec[] = [
   { flag: 'service', env: 'DDS_SERVICE', help: 'base URL of the Device Data Service' },
   { flag: 'device', env: 'DDS_DEVICE', help: 'device external key or UUID' },
-  { flag: 'token', env: 'DDS_TOKEN', help: 'access token (Authorization: Bearer)' },
+  { flag: 'token-file', env: 'DDS_TOKEN_FILE', help: 'file holding the access token (first line)' },
+  { flag: 'token', env: 'DDS_TOKEN', help: 'access token; prefer DDS_TOKEN or --token-file (argv is public)' },
   { flag: 'store', env: 'DDS_STORE', help: 'directory for the outbox and the cached configuration' },
-  { flag: 'scenario', env: 'DDS_SCENARIO', help: 'scenario file (JSON or YAML) of simulated signals' },
   { flag: 'config', env: 'DDS_CONFIG', help: 'JSON file with any option by its long name' },
   { flag: 'log-level', env: 'DDS_LOG_LEVEL', help: 'debug | info | warn | error' },
   { flag: 'no-hub', help: 'do not open the hub connection (no real-time desired values)', boolean: true },
@@ -51,11 +53,11 @@ export const optionTable: OptionSpec[] = [
     help: 'LAB USE ONLY: accept any server certificate (warned at startup and on every hub connect)',
     boolean: true,
   },
-  { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD] or simulated[:route.json|log]' },
+  { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD], e.g. /dev/ttyUSB0@9600' },
   {
     flag: 'bus',
     env: 'DDS_BUS',
-    help: 'KEY=TARGET: a bus of the channel list on a serial device path, sim[:map.json], j1939-sim or replay:candump.log (repeatable)',
+    help: 'KEY=DEVICE: a bus of the channel list on a serial device, e.g. rs485=/dev/ttyUSB1 (repeatable)',
     repeatable: true,
   },
   { flag: 'help', help: 'print this help', boolean: true },
@@ -66,50 +68,86 @@ export interface NodeAgentOptions {
   device: string;
   token: string;
   store: string | undefined;
-  scenario: string | undefined;
   logLevel: LogLevel;
   help: boolean;
+  /** True when the token came from `--token` on the command line (visible in process lists). */
+  tokenOnCommandLine: boolean;
   /** Every option by flag name, all values (for flags added by other areas). */
   values: Readonly<Record<string, readonly string[]>>;
 }
 
+/** How a command names itself in its usage and hints. */
+export interface CommandInfo {
+  name: string;
+  extra?: readonly OptionSpec[];
+}
+
+const agentCommand: CommandInfo = { name: 'npm run agent --' };
 const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-export function usage(): string {
-  const lines = optionTable.map(
+function tableOf(command: CommandInfo): OptionSpec[] {
+  // A caller's flag of the same name replaces the target's (its help tells what else it accepts).
+  const extra = command.extra ?? [];
+  const own = optionTable.filter((o) => o.flag !== 'help').map((o) => extra.find((e) => e.flag === o.flag) ?? o);
+  const added = extra.filter((e) => !optionTable.some((o) => o.flag === e.flag));
+  return [...own, ...added, optionTable[optionTable.length - 1]!];
+}
+
+export function usage(command: CommandInfo = agentCommand): string {
+  const lines = tableOf(command).map(
     (o) => `  --${o.flag}${o.boolean === true ? '' : ' VALUE'}`.padEnd(24) + `${o.env ?? ''}`.padEnd(16) + o.help,
   );
-  return `usage: npm run agent -- --service URL --device KEY --token TOKEN [options]\n${lines.join('\n')}`;
+  return `usage: ${command.name} --service URL --device KEY [options]   (token: DDS_TOKEN or --token-file)\n${lines.join('\n')}`;
 }
 
-function bad(message: string): never {
-  throw new AgentError('config.invalid', `${message}\n${usage()}`);
+/** A one-line hint under every error, instead of the whole usage. */
+export function hint(command: CommandInfo = agentCommand): string {
+  return `(${command.name} --help lists the options)`;
 }
 
-function parseFlags(argv: readonly string[]): Map<string, string[]> {
+function failWith(command: CommandInfo): (message: string) => never {
+  return (message) => {
+    throw new AgentError('config.invalid', `${message}\n${hint(command)}`);
+  };
+}
+
+/** The flags of argv by parseArgs, every value as a list; repeats of a single-valued flag refused. */
+function parseFlags(argv: readonly string[], table: readonly OptionSpec[], bad: (m: string) => never) {
+  const options = Object.fromEntries(
+    table.map((o) => [
+      o.flag,
+      o.boolean === true ? { type: 'boolean' as const } : { type: 'string' as const, multiple: true },
+    ]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const option = /'(-[^' ]+)/.exec(message)?.[1];
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') bad(`unknown option ${option ?? message}`);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      bad(`unexpected argument "${/'([^']*)'/.exec(message)?.[1] ?? ''}"`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') bad(`${option ?? 'an option'} needs a value`);
+    bad(message.split('\n')[0] ?? message);
+  }
   const out = new Map<string, string[]>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) bad(`unexpected argument "${arg}"`);
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    const spec = optionTable.find((o) => o.flag === name);
-    if (spec === undefined) bad(`unknown option --${name}`);
-    let value: string;
-    if (spec.boolean === true) value = 'true';
-    else if (eq >= 0) value = arg.slice(eq + 1);
-    else {
-      const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) bad(`--${name} needs a value`);
-      value = next;
-    }
-    if (out.has(name) && spec.repeatable !== true) bad(`--${name} given twice`);
-    out.set(name, [...(out.get(name) ?? []), value]);
+  for (const [name, value] of Object.entries(parsed.values)) {
+    const spec = table.find((o) => o.flag === name)!;
+    const list = Array.isArray(value) ? value.map(String) : [String(value)];
+    if (list.length > 1 && spec.repeatable !== true) bad(`--${name} given twice`);
+    out.set(name, list);
   }
   return out;
 }
 
-function fromConfigFile(path: string, readFile: (path: string) => string): Map<string, string[]> {
+function fromConfigFile(
+  path: string,
+  readFile: (path: string) => string,
+  table: readonly OptionSpec[],
+  bad: (m: string) => never,
+): Map<string, string[]> {
   let body: unknown;
   try {
     body = JSON.parse(readFile(path)) as unknown;
@@ -127,9 +165,7 @@ function fromConfigFile(path: string, readFile: (path: string) => string): Map<s
   if (typeof body !== 'object' || body === null || Array.isArray(body)) bad(`--config ${path}: expected a JSON object`);
   const out = new Map<string, string[]>();
   for (const [name, v] of Object.entries(body)) {
-    const spec = optionTable.find(
-      (o) => o.flag === name || o.flag === name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()),
-    );
+    const spec = table.find((o) => o.flag === name || o.flag === name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()));
     if (spec === undefined) bad(`--config ${path}: unknown option "${name}"`);
     const list = Array.isArray(v) ? v : [v];
     if (!list.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean')) {
@@ -140,40 +176,66 @@ function fromConfigFile(path: string, readFile: (path: string) => string): Map<s
   return out;
 }
 
+/** The token of `--token-file` (its first line), naming the option and the path when it cannot be read. */
+function tokenFromFile(path: string, readFile: (path: string) => string, bad: (m: string) => never): string {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (e) {
+    bad(`--token-file ${path}: ${(e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e))}`);
+  }
+  const token = text.split(/\r?\n/)[0]?.trim() ?? '';
+  if (token === '') bad(`--token-file ${path}: the file's first line is empty`);
+  return token;
+}
+
 /** Parses argv (without node and script), the environment, and the config file they name. */
 export function parseOptions(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   readFile: (path: string) => string,
+  command: CommandInfo = agentCommand,
 ): NodeAgentOptions {
-  const flags = parseFlags(argv);
+  const bad = failWith(command);
+  const table = tableOf(command);
+  const flags = parseFlags(argv, table, bad);
   const values = new Map<string, string[]>();
   const configPath = flags.get('config')?.[0] ?? env['DDS_CONFIG'];
-  if (configPath !== undefined) for (const [k, v] of fromConfigFile(configPath, readFile)) values.set(k, v);
-  for (const spec of optionTable) {
+  if (configPath !== undefined) {
+    for (const [k, v] of fromConfigFile(configPath, readFile, table, bad)) values.set(k, v);
+  }
+  for (const spec of table) {
     const e = spec.env === undefined ? undefined : env[spec.env];
     if (e !== undefined && e !== '') values.set(spec.flag, [e]);
   }
   for (const [k, v] of flags) values.set(k, v);
   const one = (name: string): string | undefined => values.get(name)?.[0];
   const help = one('help') === 'true';
+  const tokenFile = one('token-file');
+  if (tokenFile !== undefined && !help && one('token') === undefined) {
+    values.set('token', [tokenFromFile(tokenFile, readFile, bad)]);
+  }
   const missing = ['service', 'device', 'token'].filter((n) => one(n) === undefined || one(n) === '');
   if (missing.length > 0 && !help) {
-    bad(`missing ${missing.map((n) => `--${n} (or ${optionTable.find((o) => o.flag === n)?.env})`).join(', ')}`);
+    const how: Record<string, string> = { token: 'DDS_TOKEN or --token-file' };
+    bad(`missing ${missing.map((n) => `--${n} (or ${how[n] ?? table.find((o) => o.flag === n)?.env})`).join(', ')}`);
   }
   const service = one('service') ?? '';
-  if (!help && !/^https?:\/\/[^/\s]+/.test(service))
+  if (!help && !/^https?:\/\/[^/\s]+/.test(service)) {
     bad(`--service must be an http:// or https:// URL, got "${service}"`);
+  }
   const logLevel = one('log-level') ?? 'info';
-  if (!(logLevels as readonly string[]).includes(logLevel)) bad(`--log-level must be one of ${logLevels.join(', ')}`);
+  if (!(logLevels as readonly string[]).includes(logLevel)) {
+    bad(`--log-level must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+  }
   return {
     service: service.replace(/\/+$/, ''),
     device: one('device') ?? '',
     token: one('token') ?? '',
     store: one('store'),
-    scenario: one('scenario'),
     logLevel: logLevel as LogLevel,
     help,
+    tokenOnCommandLine: flags.has('token'),
     values: Object.fromEntries(values),
   };
 }
@@ -181,7 +243,7 @@ export function parseOptions(
 /**
  * The token wherever it may be before the options are parsed (`--token X`,
  * `--token=X`, `DDS_TOKEN`), so that even a failed parse or an early crash is
- * redacted (issue 8).
+ * redacted.
  */
 export function tokensInArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): string[] {
   const out: string[] = [];

@@ -1,39 +1,36 @@
 /**
- * The channel providers of the Node agent, in one place: pins (simulated
- * pins of host-sim/pins, driven by the simulated device), custom values, and
- * the simulated device itself. Other areas add theirs here (GNSS from
- * `--gnss`, Modbus and CAN from `--bus`), reading their flags from
- * `context.options.values`.
+ * The channel providers of the Node agent, in one place: pins (from the
+ * plugged hardware, else -EOPNOTSUPP), custom values, the GNSS receiver of
+ * `--gnss`, the Modbus and CAN buses of `--bus`, and whatever providers the
+ * plugged hardware adds (the simulated device).
  */
-import { readFileSync } from 'node:fs';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import type { CustomChannels } from '../../src/custom/provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
-import type { SimulatedDevice } from '../../host-sim/device/device.js';
-import type { SimPins } from '../../host-sim/pins/sim-pins.js';
 import { busProviders } from './buses.js';
 import { gnssProvider } from './gnss.js';
+import { NoPins, type Hardware } from './hardware.js';
 import type { NodeAgentOptions } from './options.js';
 
 export interface ProviderContext {
   options: NodeAgentOptions;
   clock: Clock;
   logger: Logger;
-  pins: SimPins;
   custom: CustomChannels;
-  device: SimulatedDevice;
+  hardware: Hardware;
 }
 
 /** Every provider the Node agent registers; closed by the agent at stop. */
 export function buildProviders(context: ProviderContext): ChannelDriverProvider[] {
+  const { options, clock, logger, hardware } = context;
   const providers: ChannelDriverProvider[] = [
-    context.device,
-    new PinChannelProvider(context.pins),
+    ...(hardware.providers ?? []),
+    hardware.pins === undefined ? new NoPins(logger) : new PinChannelProvider(hardware.pins),
     context.custom,
-    ...busProviders(context.options.values['bus'] ?? [], context.clock, context.logger),
+    ...busProviders(options.values['bus'] ?? [], clock, logger, hardware),
   ];
-  const gnss = context.options.values['gnss']?.[0];
-  if (gnss !== undefined) providers.push(gnssProvider(gnss, { ...context, readFile: (p) => readFileSync(p, 'utf8') }));
+  const gnss = options.values['gnss']?.[0];
+  if (gnss !== undefined) providers.push(gnssProvider(gnss, { clock, logger, hardware }));
   return providers;
 }

@@ -1,23 +1,21 @@
 /**
  * Builds and starts one agent on the Node target from parsed options: the
- * object graph of the composition root, shared by `main.ts` (`npm run
- * agent`), `host-sim/start.ts` (`npm start`) and the end-to-end tests, which
- * inject a FakeClock or their own store.
+ * object graph of the composition root, shared by `cli.ts` (`npm run agent`),
+ * the simulator (`npm start`, `npm run device`, which plug simulated hardware
+ * in through `overrides.hardware`) and the end-to-end tests, which inject a
+ * FakeClock or their own store.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { Agent, type AgentOptions } from '../../src/agent/agent.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
-import { HubClient } from '../../src/signalr/hub-client.js';
+import { startAgentHub } from '../../src/signalr/agent-hub.js';
+import type { HubClient } from '../../src/signalr/hub-client.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../../src/ports.js';
-import { SimulatedDevice } from '../../host-sim/device/device.js';
-import { parseScenario, type Scenario } from '../../host-sim/device/scenario.js';
-import { SimPins } from '../../host-sim/pins/sim-pins.js';
 import { NodeClock } from './clock.js';
 import { AgentError } from '../../src/errors.js';
 import { FetchHttp, type NodeTlsOptions } from './http.js';
+import type { Hardware, HardwarePlug } from './hardware.js';
 import { ConsoleLogger } from './logger.js';
 import type { NodeAgentOptions } from './options.js';
 import { buildProviders } from './providers.js';
@@ -34,27 +32,20 @@ export interface NodeAgentOverrides {
   hub?: boolean;
   /** Hub client options for tests (e.g. a short `retry`). */
   hubOptions?: { retry?: { nextDelayMs(attempt: number): number | null } };
+  /** Hardware beyond the host's serial ports (the simulator plugs in here). */
+  hardware?: HardwarePlug;
 }
 
 export interface NodeAgentRuntime {
   agent: Agent;
-  pins: SimPins;
   custom: CustomChannels;
-  device: SimulatedDevice;
+  /** What the plug gave (empty without one). */
+  hardware: Hardware;
   /** The redacting logger every line goes through (also for crash reports: `logger.redact`). */
   logger: RedactingLogger;
   /** The hub connection (desired values, properties), unless disabled. */
   hub: HubClient | undefined;
   stop(): void;
-}
-
-/** Reads the scenario file named by the options (JSON, or YAML by extension). */
-export function loadScenario(path: string | undefined): { scenario?: Scenario; readFile: (p: string) => string } {
-  if (path === undefined) return { readFile: (p) => readFileSync(p, 'utf8') };
-  const base = dirname(resolve(path));
-  const readFile = (p: string): string => readFileSync(resolve(base, p), 'utf8');
-  const scenario = parseScenario(readFileSync(path, 'utf8'), /\.ya?ml$/i.test(path));
-  return { scenario, readFile };
 }
 
 /** `--ca FILE` read and checked, `--insecure` (issue 8); throws AgentError `config.invalid`. */
@@ -103,18 +94,9 @@ export async function startNodeAgent(
   const tls = loadTlsOptions(options);
   if (tls.insecure === true) logger.log('warn', insecureWarning);
   const store = overrides.store ?? (options.store === undefined ? new MemoryStore() : new FileStore(options.store));
-  const pins = new SimPins(clock);
   const custom = new CustomChannels(logger);
-  const { scenario, readFile } = loadScenario(options.scenario);
-  const device = new SimulatedDevice({
-    clock,
-    pins,
-    custom,
-    logger,
-    readFile,
-    ...(scenario === undefined ? {} : { scenario }),
-  });
-  const providers = buildProviders({ options, clock, logger, pins, custom, device });
+  const hardware = overrides.hardware?.({ options, clock, logger, custom }) ?? {};
+  const providers = buildProviders({ options, clock, logger, custom, hardware });
   const http = overrides.http ?? new FetchHttp({ tls });
   const refreshMs = configRefreshMs(options);
   const agent = new Agent({
@@ -129,36 +111,23 @@ export async function startNodeAgent(
   });
   await agent.start();
   if (overrides.hub === false || options.values['no-hub'] !== undefined) {
-    return { agent, pins, custom, device, logger, hub: undefined, stop: () => agent.stop() };
+    return { agent, custom, hardware, logger, hub: undefined, stop: () => agent.stop() };
   }
-  let previous: { connectionToken: string; accessToken: string } | undefined;
-  // The hub glue of issue 4: Notify -> applyDesired, properties, resync on every (re)connect.
-  const hub = new HubClient({
+  // The hub glue, shared with the Moddable target (src/signalr/agent-hub.ts).
+  const { hub, stop: stopHub } = startAgentHub({
+    agent,
     baseUrl: options.service,
-    accessToken: () => options.token,
+    token: options.token,
     http,
     sockets: new NodeWebSocketFactory({ tls }),
     clock,
     logger,
-    ...overrides.hubOptions,
-    // Connection tokens are secrets too (issue 8); only the current one is kept, they are single-use.
-    onSecrets: (secrets) => {
-      if (previous !== undefined) {
-        logger.removeSecret(previous.connectionToken);
-        if (previous.accessToken !== options.token) logger.removeSecret(previous.accessToken);
-      }
-      logger.addSecret(secrets.connectionToken);
-      logger.addSecret(secrets.accessToken);
-      previous = secrets;
-    },
+    ...(overrides.hubOptions?.retry === undefined ? {} : { retry: overrides.hubOptions.retry }),
   });
   if (tls.insecure === true) hub.onStateChange((state) => state === 'connected' && logger.log('warn', insecureWarning));
-  const link = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
-  hub.start();
   const stop = (): void => {
-    hub.stop();
-    link.close();
+    stopHub();
     agent.stop();
   };
-  return { agent, pins, custom, device, logger, hub, stop };
+  return { agent, custom, hardware, logger, hub, stop };
 }

@@ -3,7 +3,9 @@ import type { Sample } from '../../src/agent/driver.js';
 import { isAgentError } from '../../src/errors.js';
 import { Errno } from '../../src/errno.js';
 import { busProviders, parseBusFlags } from '../../targets/node/buses.js';
-import { parseOptions } from '../../targets/node/options.js';
+import { parseDeviceOptions } from '../../host-sim/hardware/agent.js';
+import { simulatorPlug } from '../../host-sim/hardware/plug.js';
+import { CustomChannels } from '../../src/custom/provider.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { demoConfig } from './support.js';
@@ -12,15 +14,17 @@ const base = ['--service', 'http://127.0.0.1:1', '--device', 'd', '--token', 't'
 
 describe('Node target: --bus <key>=<target>', () => {
   it('collects repeated --bus flags and validates them', () => {
-    const o = parseOptions([...base, '--bus', 'rs485=/dev/ttyUSB0', '--bus=can0=j1939-sim'], {}, () => '');
+    const o = parseDeviceOptions([...base, '--bus', 'rs485=/dev/ttyUSB0', '--bus=can0=j1939-sim']);
     assert.deepEqual(o.values['bus'], ['rs485=/dev/ttyUSB0', 'can0=j1939-sim']);
     assert.deepEqual(
-      [...parseBusFlags(o.values['bus'] ?? [])],
+      [...parseBusFlags(o.values['bus'] ?? [], { claims: () => true })],
       [
         ['rs485', '/dev/ttyUSB0'],
         ['can0', 'j1939-sim'],
       ],
     );
+    // Simulated targets need the simulator plugged in; the target alone names the command that has them.
+    assert.throws(() => parseBusFlags(['rs485=sim']), /--bus rs485: "sim" is simulated hardware; `npm run device`/);
     for (const bad of [['rs485'], ['=x'], ['rs485='], ['a=1', 'a=2']]) {
       assert.throws(
         () => parseBusFlags(bad),
@@ -29,10 +33,13 @@ describe('Node target: --bus <key>=<target>', () => {
     }
   });
 
-  it('reads the simulated slave (sim) and the simulated J1939 engine (j1939-sim)', async () => {
+  it('reads the simulated slave (sim) and the simulated J1939 engine (j1939-sim) through the simulator plug', async () => {
     const clock = new FakeClock();
     const logger = new FakeLogger();
-    const providers = busProviders(['rs485=sim', 'can0=j1939-sim'], clock, logger);
+    const bus = ['rs485=sim', 'can0=j1939-sim'];
+    const options = parseDeviceOptions([...base, ...bus.flatMap((b) => ['--bus', b])]);
+    const hardware = simulatorPlug()({ options, clock, logger, custom: new CustomChannels(logger) });
+    const providers = busProviders(bus, clock, logger, hardware);
     const config = demoConfig();
     for (const p of providers) p.configure?.(config);
     const drivers = new Map(
@@ -49,10 +56,10 @@ describe('Node target: --bus <key>=<target>', () => {
     for (const p of providers) p.close?.();
   });
 
-  it('reports -ENODEV for buses without --bus, and -EIO for an unusable CAN target', () => {
+  it('reports -ENODEV for buses without --bus, -EIO for CAN on the target alone, and names unknown bus keys', () => {
     const clock = new FakeClock();
     const logger = new FakeLogger();
-    const providers = busProviders(['can0=vcan0'], clock, logger);
+    const providers = busProviders(['can0=vcan0', 'rs458=/dev/ttyUSB0'], clock, logger);
     const config = demoConfig();
     for (const p of providers) p.configure?.(config);
     const create = (key: string) => {
@@ -65,11 +72,13 @@ describe('Node target: --bus <key>=<target>', () => {
     };
     assert.deepEqual(create('flow'), { ok: false, errno: Errno.ENODEV });
     assert.deepEqual(create('engineSpeed'), { ok: false, errno: Errno.EIO });
-    assert.equal(logger.find('error', 'j1939-sim or replay').length, 1);
+    assert.equal(logger.find('error', 'no SocketCAN adapter').length, 1);
+    assert.equal(logger.find('warn', '--bus rs458: the channel list has no bus "rs458"').length, 1);
     const unwired = busProviders([], clock, logger);
     for (const p of unwired) p.configure?.(config);
     const speed = config.channels.find((x) => x.key === 'engineSpeed');
     assert.ok(speed);
-    assert.deepEqual(unwired[1]?.create(speed).sample(), { ok: false, errno: Errno.ENODEV });
+    const can = unwired.find((p) => p.types.includes(speed.type));
+    assert.deepEqual(can?.create(speed).sample(), { ok: false, errno: Errno.ENODEV });
   });
 });

@@ -13,8 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { demoFixturePath } from '../../host-sim/service/fixture.js';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
-import { parseOptions } from '../../targets/node/options.js';
-import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
+import { parseDeviceOptions, startSimulatedAgent, type SimulatedAgentRuntime } from '../../host-sim/hardware/agent.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { demo } from '../service/helpers.js';
 import { findChromium, launch, openPage, type Win } from './browser.js';
@@ -22,7 +21,7 @@ import { findChromium, launch, openPage, type Win } from './browser.js';
 export interface DashboardHarness {
   readonly dir: string;
   readonly service: RunningService;
-  readonly agent: NodeAgentRuntime;
+  readonly agent: SimulatedAgentRuntime;
   readonly browser: Browser;
   readonly figures: Record<string, number>;
   /** POST to `/api/v1/<path>`; asserts 200. */
@@ -34,11 +33,11 @@ export interface DashboardHarness {
   tileValue(page: Page, key: string): Promise<string>;
   waitConnected(page: Page): Promise<void>;
   /** Clicks the relay switch `rounds` times; each must show pending, then confirmed. Click-to-screen times in ms. */
-  relayRounds(page: Page, device: NodeAgentRuntime, rounds: number): Promise<number[]>;
+  relayRounds(page: Page, device: SimulatedAgentRuntime, rounds: number): Promise<number[]>;
 }
 
 export function useDashboard(label: string): DashboardHarness {
-  let res: { dir: string; service: RunningService; agent: NodeAgentRuntime; browser: Browser } | undefined;
+  let res: { dir: string; service: RunningService; agent: SimulatedAgentRuntime; browser: Browser } | undefined;
   const figures: Record<string, number> = {};
   const now = (): NonNullable<typeof res> => {
     if (res === undefined) throw new Error('dashboard harness: used outside its suite');
@@ -65,8 +64,8 @@ export function useDashboard(label: string): DashboardHarness {
       join(dir, 'device'),
     ];
     const buses = ['--gnss', 'simulated', '--bus', 'rs485=sim', '--bus', 'can0=j1939-sim'];
-    const agent = await startNodeAgent(
-      parseOptions([...args, ...buses], {}, () => ''),
+    const agent = await startSimulatedAgent(
+      parseDeviceOptions([...args, ...buses], {}, () => ''),
       {
         logger: new FakeLogger(),
         hub: true,

@@ -12,8 +12,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { parseOptions } from '../../targets/node/options.js';
-import { startNodeAgent } from '../../targets/node/runtime.js';
+import { parseDeviceOptions, startSimulatedAgent } from '../../host-sim/hardware/agent.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { demo } from '../service/helpers.js';
 import { openPage, percentile, type Win } from './browser.js';
@@ -201,8 +200,8 @@ describe('dashboard live values and controls (Chromium)', function () {
       '--store',
       join(d.dir, 'device2'),
     ];
-    const prompt = await startNodeAgent(
-      parseOptions(args, {}, () => ''),
+    const prompt = await startSimulatedAgent(
+      parseDeviceOptions(args, {}, () => ''),
       {
         logger: new FakeLogger(),
         hub: true,

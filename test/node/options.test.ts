@@ -25,7 +25,8 @@ describe('node options', () => {
     assert.equal(o.device, 'demo-001');
     assert.equal(o.token, 'secret-token');
     assert.equal(o.store, '/tmp/s');
-    assert.equal(o.scenario, undefined);
+    assert.equal(o.values['scenario'], undefined);
+    assert.equal(o.tokenOnCommandLine, true);
     assert.equal(o.logLevel, 'info');
   });
 
@@ -52,7 +53,32 @@ describe('node options', () => {
     assert.match(failure([...base, '--log-level', 'loud']), /--log-level must be one of/);
     assert.match(failure([...base, '--config', 'missing.json']), /--config missing.json: no such file/);
     assert.match(failure([...base, 'stray']), /unexpected argument "stray"/);
-    assert.match(failure([]), /usage: npm run agent/);
+    assert.match(failure([...base, '--scenario', 'x.json']), /unknown option --scenario/);
+    // One line naming the problem, then a one-line hint: never the whole usage.
+    assert.match(failure([]), /\n\(npm run agent -- --help lists the options\)$/);
+    assert.equal(failure([]).split('\n').length, 2);
+  });
+
+  it('reads the token from --token-file or DDS_TOKEN_FILE, naming the path when it cannot', () => {
+    const noToken = ['--service', 'http://127.0.0.1:8080', '--device', 'demo-001'];
+    const files: Record<string, string> = { 't.txt': 'file-secret\nignored\n', 'empty.txt': '\n' };
+    const read = (p: string): string => {
+      const text = files[p];
+      if (text === undefined) throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
+      return text;
+    };
+    const o = parseOptions([...noToken, '--token-file', 't.txt'], {}, read);
+    assert.equal(o.token, 'file-secret');
+    assert.equal(o.tokenOnCommandLine, false);
+    assert.equal(parseOptions(noToken, { DDS_TOKEN_FILE: 't.txt' }, read).token, 'file-secret');
+    assert.throws(
+      () => parseOptions([...noToken, '--token-file', 'gone.txt'], {}, read),
+      /--token-file gone.txt: ENOENT/,
+    );
+    assert.throws(
+      () => parseOptions([...noToken, '--token-file', 'empty.txt'], {}, read),
+      /--token-file empty.txt: .*empty/,
+    );
   });
 
   it('--help needs nothing else', () => {

@@ -10,8 +10,7 @@ import type { Fixture } from '../../host-sim/service/index.js';
 import { loadFixture, startService, type RunningService } from '../../host-sim/service/index.js';
 import { generatePki, hasOpenssl, type TestPki } from '../../host-sim/tls/pki.js';
 import type { Logger } from '../../src/ports.js';
-import { parseOptions } from '../../targets/node/options.js';
-import { startNodeAgent, type NodeAgentRuntime } from '../../targets/node/runtime.js';
+import { parseDeviceOptions, startSimulatedAgent, type SimulatedAgentRuntime } from '../../host-sim/hardware/agent.js';
 import { FileStore } from '../../targets/node/store.js';
 import { demoFixture, tempDir } from '../e2e/support/harness.js';
 import type { FakeClock } from '../fakes/fake-clock.js';
@@ -82,14 +81,14 @@ export interface AgentSetup {
 }
 
 /** The Node runtime against `url`; retries every 1000 ms of fake time (outbox and hub). */
-export function startTlsAgent(s: AgentSetup): Promise<NodeAgentRuntime> {
-  const options = parseOptions(
+export function startTlsAgent(s: AgentSetup): Promise<SimulatedAgentRuntime> {
+  const options = parseDeviceOptions(
     ['--service', s.url, '--device', 'demo-001', '--token', s.token ?? 'device-token-demo-001', ...(s.extraArgs ?? [])],
     {},
     () => '',
   );
   const retry = { nextDelayMs: () => 1000 };
-  return startNodeAgent(options, {
+  return startSimulatedAgent(options, {
     clock: s.clock,
     logger: s.logger,
     store: new FileStore(s.storeDir),

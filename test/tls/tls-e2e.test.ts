@@ -12,7 +12,7 @@ import type { RunningService } from '../../host-sim/service/index.js';
 import { isAgentError } from '../../src/errors.js';
 import type { AgentError } from '../../src/errors.js';
 import { FetchHttp } from '../../targets/node/http.js';
-import type { NodeAgentRuntime } from '../../targets/node/runtime.js';
+import type { SimulatedAgentRuntime } from '../../host-sim/hardware/agent.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { pump, until } from '../e2e/support/harness.js';
 import { FakeClock } from '../fakes/fake-clock.js';
@@ -22,7 +22,7 @@ import { startTlsAgent, startTlsService, useTlsTest, writePem, type Pkis } from 
 describe('tls: the Node agent against the local service over HTTPS and WSS', function () {
   this.timeout(30000);
   let service: RunningService | undefined;
-  let run: NodeAgentRuntime | undefined;
+  let run: SimulatedAgentRuntime | undefined;
   const t = useTlsTest(async () => {
     run?.stop();
     run = undefined;

@@ -41,6 +41,32 @@ describe('agent: desired values', () => {
     w.agent.stop();
   });
 
+  it('tells onDesired and onReport of each echo, so that a display shows what the service gets', async () => {
+    const desired: Array<[string, unknown, Sample]> = [];
+    const reports: Array<[string, Sample]> = [];
+    const w = world({
+      channels: outputs,
+      agent: {
+        onDesired: (key, value, echo) => desired.push([key, value, { ...echo }]),
+        onReport: (key, sample) => reports.push([key, { ...sample }]),
+      },
+    });
+    await w.agent.start();
+    await w.clock.advanceAsync(10);
+    reports.length = 0;
+    await w.agent.applyDesired({ key: 'relay', value: true, timestampMs: T0 + 1 });
+    await w.agent.applyDesired({ key: 'door', value: true, timestampMs: T0 + 1 });
+    assert.deepEqual(desired, [
+      ['relay', true, okSample(true)],
+      ['door', true, errorSample(Errno.EROFS)],
+    ]);
+    assert.deepEqual(reports, [
+      ['relay', okSample(true)],
+      ['door', errorSample(Errno.EROFS)],
+    ]);
+    w.agent.stop();
+  });
+
   it('answers -EROFS, -EINVAL and -ERANGE, and leaves the pin alone', async () => {
     const w = world({ channels: outputs });
     await w.agent.start();

@@ -12,8 +12,11 @@ import { join } from 'node:path';
 import type { Agent, AgentOptions } from '../../../src/agent/agent.js';
 import { demoFixturePath } from '../../../host-sim/service/fixture.js';
 import { startService, type Fixture, type RunningService } from '../../../host-sim/service/index.js';
-import { parseOptions } from '../../../targets/node/options.js';
-import { startNodeAgent, type NodeAgentRuntime } from '../../../targets/node/runtime.js';
+import {
+  parseDeviceOptions,
+  startSimulatedAgent,
+  type SimulatedAgentRuntime,
+} from '../../../host-sim/hardware/agent.js';
 import { FileStore } from '../../../targets/node/store.js';
 import type { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
@@ -28,7 +31,7 @@ export function tempDir(): { path: string; remove(): void } {
 }
 
 /** An agent started by the harness, with the logger it writes to. */
-export type DemoAgent = NodeAgentRuntime & { log: FakeLogger };
+export type DemoAgent = SimulatedAgentRuntime & { log: FakeLogger };
 
 export interface DemoAgentOptions {
   /** Extra command-line arguments after the service, device and token (e.g. `--bus`, `--gnss`). */
@@ -96,9 +99,9 @@ async function startDemoAgent(
   options: DemoAgentOptions,
 ): Promise<DemoAgent> {
   const args = ['--service', url, '--device', 'demo-001', '--token', 'device-token-demo-001'];
-  const parsed = parseOptions([...args, ...(options.args ?? [])], {}, () => '');
+  const parsed = parseDeviceOptions([...args, ...(options.args ?? [])]);
   const log = new FakeLogger();
-  const runtime = await startNodeAgent(parsed, {
+  const runtime = await startSimulatedAgent(parsed, {
     ...(clock === undefined ? {} : { clock }),
     ...(options.storeDir === undefined ? {} : { store: new FileStore(options.storeDir) }),
     logger: log,

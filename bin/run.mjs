@@ -1,0 +1,57 @@
+// The project's commands run the built code: build once (at install: `prepare`), then each command
+// checks in a few milliseconds whether a source is newer than the last build and, only then, rebuilds
+// incrementally (tsc --incremental; build/ is never wiped under a running command). Then it imports the
+// command's module, which reads process.argv as usual.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stamp = join(root, 'build', '.tsbuildinfo');
+const sources = ['src', 'targets/node', 'host-sim', 'test', 'bench'];
+const configs = ['tsconfig.json', 'tsconfig.base.json'];
+
+/** The newest modification time (ms) of the TypeScript sources and the compiler configuration. */
+function newestSource() {
+  let newest = 0;
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of sources) if (existsSync(join(root, dir))) visit(join(root, dir));
+  for (const file of configs)
+    if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  return newest;
+}
+
+/** Rebuilds incrementally when a source is newer than the last build; a no-op in an installed copy. */
+export function ensureBuilt() {
+  if (!existsSync(join(root, 'src'))) return;
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource()) return;
+  process.stderr.write('building (incremental)...\n');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', stamp];
+  const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    process.stderr.write('the build failed (above); nothing was run\n');
+    process.exit(result.status ?? 1);
+  }
+  // tsc leaves its build info alone when nothing changed in the output: mark the check as done.
+  const now = new Date();
+  utimesSync(stamp, now, now);
+}
+
+/** Builds when needed, then runs `build/<entry>` in this process. */
+export async function run(entry) {
+  ensureBuilt();
+  await import(pathToFileURL(join(root, 'build', entry)).href);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // `node bin/run.mjs`: only the build (the benchmarks' scripts use it before their own runner).
+  ensureBuilt();
+}
