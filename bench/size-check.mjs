@@ -19,7 +19,7 @@ import terser from '@rollup/plugin-terser';
 import config from '../rollup.config.mjs';
 
 const AIM_BYTES = 40 * 1024;
-const BUDGET_BYTES = 100 * 1024;
+const BUDGET_BYTES = 110 * 1024;
 
 const bundle = await rollup({ ...config, plugins: [...config.plugins] });
 const plain = (await bundle.generate({ format: 'es' })).output[0];
