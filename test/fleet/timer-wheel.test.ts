@@ -40,8 +40,9 @@ describe('fleet timer wheel', () => {
             assert.ok(f.at <= due + tickMs, `timer ${f.i} due ${due} fired at ${f.at}, over a tick late`);
           }
           for (let k = 1; k < fired.length; k++) {
-            const a = Math.ceil(timers[fired[k - 1]!.i]!.delay / tickMs);
-            const b = Math.ceil(timers[fired[k]!.i]!.delay / tickMs);
+            // The tick a timer is due on: never the current one (0), so delay 0 means tick 1.
+            const a = Math.max(1, Math.ceil(timers[fired[k - 1]!.i]!.delay / tickMs));
+            const b = Math.max(1, Math.ceil(timers[fired[k]!.i]!.delay / tickMs));
             assert.ok(a <= b, 'due order across ticks');
           }
           assert.equal(wheel.pending, 0);
