@@ -211,8 +211,11 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.scheduler.stop();
     this.channels.close();
     this.channels.closeProviders();
-    this.batcher.flush();
+    // The sender stops first, so the batches closed now are written for the next run, not also sent now
+    // (a send started here would be cut short by the stop and repeated after the restart).
     this.sender.stop();
+    this.batcher.flush();
+    this.outbox.persist();
   }
 
   /** Application API: one measurement of `metric` (a number, string, boolean, Location or object). */

@@ -91,6 +91,32 @@ describe('agent: offline outbox', () => {
     b.agent.stop();
   });
 
+  it('stop() writes the batches it closes for the next run instead of also sending them (each record once)', async () => {
+    const store = new FakeStore();
+    const http = new FakeHttp();
+    const a = world({ store, http, channels: [counter(1)] });
+    await a.agent.start();
+    for (let i = 11; i <= 15; i++) {
+      a.pins.analog.set(1, i);
+      await a.clock.advanceAsync(100);
+    }
+    const sentBefore = http.statesOf('count.reported').length;
+    a.agent.stop(); // the open batch (under 1 s old) closes now
+    await a.clock.advanceAsync(0);
+    assert.equal(http.statesOf('count.reported').length, sentBefore, 'nothing sent by stop()');
+    const b = world({ store, http, clock: new FakeClock(a.clock.wallMs() + 1000) });
+    await b.agent.start();
+    await b.clock.advanceAsync(100);
+    b.agent.stop();
+    const records = http.statesOf('count.reported').map((s) => `${String(s.value)}@${String(s.timestamp)}`);
+    assert.equal(new Set(records).size, records.length, `no record delivered twice: ${records.join(' ')}`);
+    for (let i = 11; i <= 15; i++)
+      assert.ok(
+        records.some((r) => r.startsWith(`${i}@`)),
+        `value ${i} delivered`,
+      );
+  });
+
   it('does not retry 401 blindly, and drops a batch the service refuses as malformed', async () => {
     const w = world({ channels: [counter(1)], agent: { authRetryMs: 60000 } });
     await w.agent.start();
