@@ -1,5 +1,5 @@
 /**
- * `npm run bench:signalr` (issue 4): in one run,
+ * `npm run bench:signalr` (docs/realtime.md): in one run,
  *  1. latency from an HTTP `.desired` write to the simulated pin write, on
  *     loopback through the local service, the hub client and the agent;
  *  2. records decoded per second, ours vs `@microsoft/signalr`'s

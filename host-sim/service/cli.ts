@@ -1,7 +1,7 @@
 /**
- * Command line of the local service (issue 3):
+ * Command line of the local service (docs/service.md):
  *   npm run service -- [--fixture F] [--port P] [--host H] [--db FILE] [--verbose]
- *                      [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, issue 8)
+ *                      [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
  * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
  * reach it), database `dds-local.db` in the working directory. Prints its
  * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM.

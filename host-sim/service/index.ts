@@ -1,5 +1,5 @@
 /**
- * The programmatic API of the local Device Data Service (issue 3): seeds the
+ * The programmatic API of the local Device Data Service (docs/service.md): seeds the
  * catalog from a fixture, opens the SQLite storage, serves every HTTP endpoint
  * of spec section 4 and the hub `properties` on one port. This is the
  * composition root; the CLI (`cli.ts`) and the tests call `startService`.
@@ -72,7 +72,7 @@ export interface ServiceOptions {
    * dashboard at `/`); it owns the response. Default: those paths answer 404 problems.
    */
   fallback?: FallbackHandler;
-  /** Serve HTTPS and WSS with this certificate chain and key (PEM text; issue 8). Default: plain HTTP. */
+  /** Serve HTTPS and WSS with this certificate chain and key (PEM text; docs/tls.md). Default: plain HTTP. */
   tls?: { cert: string; key: string };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Certificates for tests and `npm start -- --tls` (issue 8), made with the
+ * Certificates for tests and `npm start -- --tls` (docs/tls.md), made with the
  * `openssl` command line (nothing is downloaded): a self-signed CA and a
  * server certificate it signs, for the host names and IP addresses given.
  * EC P-256 keys, so a whole set takes a few tens of milliseconds. Everything

@@ -1,6 +1,6 @@
 /**
  * The agent: configuration in, samples through transmit events, records out
- * (issue 2). It owns the object graph of the core (scheduler, channels,
+ * (docs/agent.md). It owns the object graph of the core (scheduler, channels,
  * reporter, batcher, outbox, sender, wall time) and nothing host-specific:
  * every capability arrives through `AgentOptions` (STYLE.md practice 3).
  *

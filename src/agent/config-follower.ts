@@ -1,5 +1,5 @@
 /**
- * When the agent reads its configuration (issue 2's start-up read, and the
+ * When the agent reads its configuration (the start-up read, and the
  * configuration that follows the service): at start, then every `periodMs`
  * (each wait drawn from [0.75, 1] x the period, so a fleet does not ask in step
  * and a change is seen within one period), when the hub reconnects and when the

@@ -1,5 +1,5 @@
 /**
- * Where the channel configuration comes from (issue 2, "Configuration"): the
+ * Where the channel configuration comes from (docs/agent.md, "Configuration"): the
  * service's `channels/list`, validated with `parseChannelList`, and the last
  * good copy in the store so that the device boots and samples offline. The raw
  * body is kept as text: an unchanged configuration is recognised and does not

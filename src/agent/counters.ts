@@ -1,5 +1,5 @@
 /**
- * The agent's counters (issue 2: "the counters exposed"): plain numbers that
+ * The agent's counters (docs/agent.md: "the counters exposed"): plain numbers that
  * only grow, except the gauges `queued`, `queuedBytes` and `held`, which are
  * the current depths. Read them from `agent.counters`.
  */

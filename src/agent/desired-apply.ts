@@ -1,5 +1,5 @@
 /**
- * The apply path of desired values (issue 2; decisions.md section 5): ignore a
+ * The apply path of desired values (docs/agent.md; decisions.md section 5): ignore a
  * record not newer than the last one applied to that channel; refuse inputs and
  * read-only channels (-EROFS); check the value's type against the channel
  * (-EINVAL); inverse-scale, round, clamp or refuse (-ERANGE, decisions 2);

@@ -1,5 +1,5 @@
 /**
- * Custom channels (issue 2): values that application code publishes, sampled
+ * Custom channels (docs/agent.md): values that application code publishes, sampled
  * and reported like any other channel. `publish(key, value)` checks the value
  * against the channel's `customType` (boolean; number: an integer; decimal:
  * any finite number). A writable custom channel (`readOnly` false) takes

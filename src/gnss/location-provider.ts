@@ -5,7 +5,7 @@
  *
  * A channel's sample is a Location (fields present when known), or -ETIMEDOUT
  * (-110) when the fix is lost or older than the channel's `timeout`
- * (decisions.md sections 1 and 4; issue 5). The agent expands the Location into
+ * (decisions.md sections 1 and 4; docs/gnss.md). The agent expands the Location into
  * the `<key>.<field>.reported` states and the Location measurement.
  */
 import type { ChannelDriver, ChannelDriverProvider, Location, Sample } from '../agent/driver.js';

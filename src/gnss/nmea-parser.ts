@@ -6,7 +6,7 @@
  * byte inside a line, a missing or wrong checksum all count as `failed` and
  * deliver nothing. Only after the checksum passes are the fields read
  * (TinyGPS++'s rule: commit nothing from a line that has not been verified).
- * STYLE.md practice 5; issue 5.
+ * STYLE.md practice 5; docs/gnss.md.
  */
 import { SentenceDecoder, type FieldOffsets } from './nmea-decode.js';
 import type { NmeaSentence } from './sentences.js';

@@ -1,5 +1,5 @@
 /**
- * Secrets never reach a log line (issue 8): a Logger decorator that replaces
+ * Secrets never reach a log line (docs/tls.md): a Logger decorator that replaces
  * every registered secret (the access token, hub connection tokens) in the
  * message and in string fields before the line reaches the host's logger.
  * URL-encoded forms are redacted too, since tokens travel in query strings.

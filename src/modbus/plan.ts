@@ -1,6 +1,6 @@
 /**
  * Where a Modbus channel's data lives, and how the channels due in one scan are
- * read in as few requests as contiguous registers allow (issue 6): points of one
+ * read in as few requests as contiguous registers allow (docs/buses.md): points of one
  * unit and register type whose ranges touch or overlap are merged into one
  * read, up to the function code's quantity limit. Registers between two points
  * are never read to bridge a gap: a device may answer an address it does not

@@ -1,5 +1,5 @@
 /**
- * Channel drivers for the board's pins (issue 2, "Sampling"): `digitalInput`
+ * Channel drivers for the board's pins (docs/agent.md, "Sampling"): `digitalInput`
  * and `analogInput` read the Pins port each scan; `digitalOutput` and
  * `analogOutput` (PWM) read back the level or duty they drive, and take desired
  * values (the agent has already inverse-scaled them to raw duty counts and

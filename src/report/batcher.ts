@@ -1,6 +1,6 @@
 /**
  * Collects encoded records into batches so that one HTTP request carries many
- * (issue 2, "Reporting"): a lane (states or measurements) closes when it holds
+ * (docs/agent.md, "Reporting"): a lane (states or measurements) closes when it holds
  * `maxRecords`, when its JSON would pass `maxBytes`, or `maxAgeMs` after its
  * first record. A closed batch goes to `onBatch` (the outbox).
  */

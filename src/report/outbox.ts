@@ -1,6 +1,6 @@
 /**
  * The outbox: closed batches of records waiting for the service, in order
- * (issue 2, "Offline outbox"), kept RAM-first to spare the flash (docs/agent.md,
+ * (docs/agent.md, "Offline outbox"), kept RAM-first to spare the flash (docs/agent.md,
  * "Flash and power cuts"). While the service answers, batches go out from RAM
  * and the store is not written at all. Once a delivery fails, everything
  * queued is written to the store, and batches closed while offline are written

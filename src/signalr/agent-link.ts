@@ -1,5 +1,5 @@
 /**
- * The glue between the hub client and the agent (issue 4 "In the agent",
+ * The glue between the hub client and the agent (docs/realtime.md "In the agent",
  * decisions.md section 5): `Notify` states → `applyDesired` for each `.desired`
  * record, in order; `Notify` properties → `updateProperties(values, false)`;
  * every connect and reconnect → `resyncDesired()`, and every reconnect →

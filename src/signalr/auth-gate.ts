@@ -1,5 +1,5 @@
 /**
- * What the hub client does after 401/403 (issue 4: "an authentication
+ * What the hub client does after 401/403 (docs/realtime.md: "an authentication
  * failure, not a retry loop"; decided in docs/realtime.md): the refused
  * token is not sent again for `retryMs`; the reconnect loop keeps reading the
  * token provider, and a different token goes through at the next backoff.

@@ -1,5 +1,5 @@
 /**
- * The minimal SignalR client of the device (issue 4, spec 4.8): negotiate,
+ * The minimal SignalR client of the device (docs/realtime.md, spec 4.8): negotiate,
  * WebSocket, JSON hub protocol, invocations, server handlers, keep-alive, and
  * one reconnect loop that never gives up. The connection has ONE state union,
  * changed only in `setState` (STYLE.md practice 7); everything that can fail

@@ -1,6 +1,6 @@
 /**
  * Options of the hub client: the ports it runs on, the token provider, and
- * every timing and size bound, with the defaults of spec 4.8 / issue 4
+ * every timing and size bound, with the defaults of spec 4.8 and docs/realtime.md
  * (Ping after 15 s without sending, server gone after 30 s of silence, 32 KB
  * messages) resolved and checked in one place.
  */
@@ -19,7 +19,7 @@ export interface HubClientOptions {
   /**
    * Told every secret a negotiate hands out (the connection token, and the access
    * token of a redirect) before it is used, so a redacting logger can hide it
-   * (issue 8). Default: nothing.
+   * (docs/tls.md). Default: nothing.
    */
   onSecrets?: (secrets: { connectionToken: string; accessToken: string }) => void;
   /** Delay before reconnect attempt n. Default: FullJitterBackoff (1 s doubling to 60 s), forever. */
@@ -52,7 +52,7 @@ type NumericOption = Exclude<
   'baseUrl' | 'accessToken' | 'http' | 'sockets' | 'clock' | 'logger' | 'retry' | 'onSecrets'
 >;
 
-/** The numeric defaults (spec 4.8 and issue 4). */
+/** The numeric defaults (spec 4.8 and docs/realtime.md). */
 export const hubDefaults: Readonly<Record<NumericOption, number>> = {
   authRetryMs: 600000,
   handshakeTimeoutMs: 15000,

@@ -44,7 +44,7 @@ export interface BoardConfig {
   serviceUrl: string;
   /**
    * Name of a DER CA certificate among the firmware's resources (e.g.
-   * `dds-ca.der`) that https/wss servers must chain to (issue 8); without it
+   * `dds-ca.der`) that https/wss servers must chain to (docs/tls.md); without it
    * the SDK's certificate store (`ca*.der` resources) is used.
    */
   caCert: string | undefined;

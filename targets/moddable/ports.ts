@@ -43,7 +43,7 @@ const blobPreference: PreferenceApi = {
 };
 
 /**
- * The `secure` dictionary of every SecureSocket (issue 8): TLS 1.2 at least, and
+ * The `secure` dictionary of every SecureSocket (docs/tls.md): TLS 1.2 at least, and
  * the board's CA certificate (a DER resource named by `caCert`) when given;
  * otherwise the SDK's certificate store (the manifest's `ca*.der` resources).
  */

@@ -1,7 +1,7 @@
 /**
  * The HttpTransport port on Node. Any status resolves; no response (refused,
  * reset, DNS, timeout) rejects with AgentError `network`, a failed certificate
- * check with `tls` naming the host and the reason (ports.ts contract, issue 8).
+ * check with `tls` naming the host and the reason (ports.ts contract, docs/tls.md).
  * Plain use goes through the built-in `fetch` (system/bundled CA store); a
  * private CA (`--ca`) or `--insecure` goes through `node:https` with an Agent
  * carrying `ca` / `rejectUnauthorized`, since Node 20's `fetch` takes neither.

@@ -38,7 +38,7 @@ function formatValue(v: string | number | boolean): string {
 /**
  * The text of a crash report (uncaught exception, unhandled rejection, failed
  * start) for `e`, stack included, with every secret `redact` knows removed
- * (issue 8: the token never reaches a crash report).
+ * (docs/tls.md: the token never reaches a crash report).
  */
 export function crashReport(what: string, e: unknown, redact: (text: string) => string): string {
   let text: string;

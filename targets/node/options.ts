@@ -152,7 +152,7 @@ function fromConfigFile(
   try {
     body = JSON.parse(readFile(path)) as unknown;
   } catch (e) {
-    // Not the parser's message: newer engines quote the file's text, which may hold the token (issue 8).
+    // Not the parser's message: newer engines quote the file's text, which may hold the token (docs/tls.md).
     const at = /position \d+/.exec(e instanceof Error ? e.message : '')?.[0];
     const why =
       e instanceof SyntaxError

@@ -48,7 +48,7 @@ export interface NodeAgentRuntime {
   stop(): void;
 }
 
-/** `--ca FILE` read and checked, `--insecure` (issue 8); throws AgentError `config.invalid`. */
+/** `--ca FILE` read and checked, `--insecure` (docs/tls.md); throws AgentError `config.invalid`. */
 export function loadTlsOptions(
   options: NodeAgentOptions,
   readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),

@@ -4,7 +4,7 @@
  * through, and exactly one `onClose` per socket, whatever ends it (a refused
  * upgrade, with its HTTP status in the reason; an error; either side closing).
  * `wss://` checks the certificate like the HTTP adapter (`tls`: `--ca`,
- * `--insecure`); a failed check's reason names the host and why (issue 8).
+ * `--insecure`); a failed check's reason names the host and why (docs/tls.md).
  */
 import WebSocket from 'ws';
 import { tlsFailure, type NodeTlsOptions } from './http.js';

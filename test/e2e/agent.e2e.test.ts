@@ -1,5 +1,5 @@
 /**
- * End to end (issue 2, "What must be shown"): the agent on the Node target
+ * End to end (docs/agent.md): the agent on the Node target
  * against the local service on loopback. Simulated inputs change; exactly the
  * `.reported` states the transmit events call for arrive, with the sampling
  * timestamps, read back through `states/read`.

@@ -1,5 +1,5 @@
 /**
- * Offline and restart, end to end (issue 2): the service stops and restarts on
+ * Offline and restart, end to end (docs/agent.md): the service stops and restarts on
  * the same database; the agent process is dropped with records queued and a
  * new one on the same store delivers them.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end (issue 5, "What must be shown"): a simulated route driven through
+ * End to end (docs/gnss.md): a simulated route driven through
  * the agent on the Node target (`--gnss simulated:route.json`) appears in the
  * local service as the seven `gps.<field>.reported` states and Location
  * measurements under metric `gps`, thinned by the channel's transmit events

@@ -1,5 +1,5 @@
 /**
- * The firmware over TLS in the desktop simulator (issue 8). Needs MODDABLE (an
+ * The firmware over TLS in the desktop simulator (docs/tls.md). Needs MODDABLE (an
  * SDK with its Linux tools built), mcsim, xvfb-run and openssl; skips with the
  * reason otherwise. The local service serves HTTPS/WSS with a certificate of a
  * fresh CA; the CA goes into the firmware as the DER resource `dds-ca.der`

@@ -1,5 +1,5 @@
 /**
- * The firmware itself, with the Moddable SDK's tools (issue 7). Needs MODDABLE
+ * The firmware itself, with the Moddable SDK's tools (docs/moddable.md). Needs MODDABLE
  * (an SDK with its Linux tools built); skips with the reason otherwise:
  * - `mcconfig -d -m -p lin -t build` builds manifest.json for the desktop simulator;
  * - the build runs in `mcsim` under `xvfb-run` against the local service (port 0)

@@ -1,6 +1,6 @@
 /**
  * Building the firmware with the Moddable SDK's tools and running it in the
- * desktop simulator, for the firmware tests (issues 7 and 8). Node only.
+ * desktop simulator, for the firmware tests (docs/moddable.md and docs/tls.md). Node only.
  * `MODDABLE` must point to an SDK with its Linux tools built; `binDir` is
  * undefined otherwise and the tests skip.
  */

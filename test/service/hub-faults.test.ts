@@ -1,5 +1,5 @@
 /**
- * The hub's fault switches (issue 4, "The local hub"): fragmented frames,
+ * The hub's fault switches (docs/realtime.md, "The local hub"): fragmented frames,
  * batched records, split records, silence, refusal, abrupt drops and Close
  * with and without allowReconnect. Each is observed on the wire.
  */

@@ -1,5 +1,5 @@
 /**
- * The official @microsoft/signalr client against the local hub (issue 3, what
+ * The official @microsoft/signalr client against the local hub (docs/service.md, what
  * must be shown): connects with a device token, calls SetProperties, receives
  * Notify after an HTTP `.desired` write, and is refused with a bad token.
  */

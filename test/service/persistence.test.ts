@@ -1,5 +1,5 @@
 /**
- * Storage survives a restart (issue 3): states, measurements, the latest-value
+ * Storage survives a restart (docs/service.md): states, measurements, the latest-value
  * table and catalog changes (device details, properties, relations) are read
  * back from the same SQLite file by a new service.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end (issue 4): a `.desired` written over HTTP to the local service
+ * End to end (docs/realtime.md): a `.desired` written over HTTP to the local service
  * reaches the agent through the hub, drives a simulated output, and the
  * `.reported` echo arrives at the service; the same when the desired value was
  * written while the device was disconnected (the reconnect's resync finds it).

@@ -1,5 +1,5 @@
 /**
- * Our hub client against the local hub's connection faults (issue 4): dropped
+ * Our hub client against the local hub's connection faults (docs/realtime.md): dropped
  * sockets, Close with and without allowReconnect, a silent server, a refused
  * token. The client's timers run on a FakeClock, so the test decides when
  * timeouts and backoffs elapse; bytes travel over real loopback sockets.

@@ -1,5 +1,5 @@
 /**
- * Our hub client against the local hub over loopback (issue 4): the happy path
+ * Our hub client against the local hub over loopback (docs/realtime.md): the happy path
  * (SetProperties, Notify after an HTTP `.desired` write, properties Notify)
  * and the framing fault switches (fragmented frames, batched records, records
  * split across messages).

@@ -1,5 +1,5 @@
 /**
- * Provisioning a board (issue 8): the service URL, device key, token and CA
+ * Provisioning a board (docs/tls.md): the service URL, device key, token and CA
  * certificate name come from the manifest's `config`, overridden by preferences
  * in domain `config` without rebuilding; bad values stop the boot with
  * `config.invalid` naming the entry.

@@ -1,4 +1,4 @@
-/** `--ca` / `DDS_CA`, `--insecure` / `DDS_INSECURE`, and the token found before parsing (issue 8). */
+/** `--ca` / `DDS_CA`, `--insecure` / `DDS_INSECURE`, and the token found before parsing (docs/tls.md). */
 import assert from 'node:assert/strict';
 import { isAgentError } from '../../src/errors.js';
 import { parseOptions, tokensInArgs } from '../../targets/node/options.js';

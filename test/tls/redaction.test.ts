@@ -1,5 +1,5 @@
 /**
- * Secrets never reach the output (issue 8): every log path reachable with a
+ * Secrets never reach the output (docs/tls.md): every log path reachable with a
  * known access token — startup, configuration failure, HTTP 401/403, network
  * failures, hub negotiate / connect / refusal / reconnect, TLS failure,
  * shutdown, crash reports — runs through the real Node logger format, and the

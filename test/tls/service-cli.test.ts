@@ -1,5 +1,5 @@
 /**
- * The local service's command line over TLS (issue 8): `--tls-cert FILE
+ * The local service's command line over TLS (docs/tls.md): `--tls-cert FILE
  * --tls-key FILE` serves HTTPS (checked with the test CA) and prints https://
  * addresses; one flag without the other is refused.
  */

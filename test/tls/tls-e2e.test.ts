@@ -1,5 +1,5 @@
 /**
- * End to end over TLS on loopback (issue 8, "What must be shown"): the agent on
+ * End to end over TLS on loopback (docs/tls.md): the agent on
  * the Node target reports states and receives `.desired` through HTTPS and WSS
  * against the local service with a self-signed CA; the same agent refuses a
  * server whose certificate does not chain to its CA, or names another host,

@@ -2,7 +2,7 @@
  * One hub connection over a WebSocket (spec 4.8): the handshake, keep-alive
  * pings every `pingIntervalMs`, the client timeout after
  * `clientTimeoutMs` without receiving, invocations, Close, and the fault
- * switches applied to every outgoing record (issue 4, "The local hub").
+ * switches applied to every outgoing record (docs/realtime.md, "The local hub").
  * One state union, changed only in `setState`.
  */
 import type { WebSocket } from 'ws';

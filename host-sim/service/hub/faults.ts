@@ -1,5 +1,5 @@
 /**
- * Fault switches of the local hub, for tests of hub clients (issue 4, "The
+ * Fault switches of the local hub, for tests of hub clients (docs/realtime.md, "The
  * local hub"), and the outgoing path of a connection that applies them. The
  * switches are mutable and read at the moment of each send.
  */
