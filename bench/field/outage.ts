@@ -7,11 +7,13 @@
  * resolution) until the outbox has delivered a batch. The hub reconnects with
  * its own full-jitter back-off and resyncs desired values; with retry-at-once
  * that successful request restarts delivery. The peer is the same agent
- * without that hook (`client.onSuccess` removed): delivery waits out its own
- * back-off (full jitter, up to 60 s), as before.
+ * without those hooks (`client.onSuccess` removed, and the hub glue not told of
+ * the reconnect, so no configuration re-read restarts delivery either): delivery
+ * waits out its own back-off (full jitter, up to 60 s), as before.
  */
 import { startService, type RunningService } from '../../host-sim/service/index.js';
 import { Agent } from '../../src/agent/agent.js';
+import type { DesiredStateSink } from '../../src/agent/desired.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { HubAgentLink } from '../../src/signalr/agent-link.js';
 import { HubClient } from '../../src/signalr/hub-client.js';
@@ -63,7 +65,14 @@ export async function outageTrial(retryAtOnce: boolean, outageMs = 60000): Promi
     clock,
     logger,
   });
-  const link = new HubAgentLink(hub, agent, logger, { deviceUid: demo.device });
+  const sink: DesiredStateSink = retryAtOnce
+    ? agent
+    : {
+        applyDesired: (record) => agent.applyDesired(record),
+        resyncDesired: () => agent.resyncDesired(),
+        updateProperties: (values, replace) => agent.updateProperties(values, replace),
+      };
+  const link = new HubAgentLink(hub, sink, logger, { deviceUid: demo.device });
   let connected = false;
   hub.onStateChange((kind) => (connected = kind === 'connected'));
   hub.start();
