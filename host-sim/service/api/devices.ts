@@ -10,20 +10,22 @@ import type { Router } from '../http/router.js';
 import { listEntities, resolveDevice } from './resolve.js';
 import { deviceView } from './views.js';
 
-export function addDeviceRoutes(router: Router, s: ServiceContext): void {
-  router.add('GET', '/api/v1/devices/get', (c) =>
-    deviceView(resolveDevice(s.catalog, c.params, c.principal), c.baseUrl),
+export function addDeviceRoutes(router: Router, context: ServiceContext): void {
+  router.add('GET', '/api/v1/devices/get', (request) =>
+    deviceView(resolveDevice(context.catalog, request.params, request.principal), request.baseUrl),
   );
 
-  router.add('GET', '/api/v1/devices/list', (c) => {
-    requireAdmin(c.principal, 'list devices');
-    return listEntities(s.catalog, c.params, s.catalog.devices).map((d) => deviceView(d, c.baseUrl));
+  router.add('GET', '/api/v1/devices/list', (request) => {
+    requireAdmin(request.principal, 'list devices');
+    return listEntities(context.catalog, request.params, context.catalog.devices).map((d) =>
+      deviceView(d, request.baseUrl),
+    );
   });
 
-  router.add('POST', '/api/v1/devices/set', (c) => {
-    requireAdmin(c.principal, 'change device details');
-    const device = resolveDevice(s.catalog, c.params, c.principal);
-    const values = c.params.raw('values');
+  router.add('POST', '/api/v1/devices/set', (request) => {
+    requireAdmin(request.principal, 'change device details');
+    const device = resolveDevice(context.catalog, request.params, request.principal);
+    const values = request.params.raw('values');
     if (!isObject(values)) throw badRequest('values: expected an object');
     const { enabled, name, key } = values;
     if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('values.enabled: expected a boolean');
@@ -32,7 +34,7 @@ export function addDeviceRoutes(router: Router, s: ServiceContext): void {
     }
     if (key !== undefined) {
       if (typeof key !== 'string' || key.trim() === '') throw badRequest('values.key: expected a non-empty string');
-      const other = s.catalog.deviceByRef(key);
+      const other = context.catalog.deviceByRef(key);
       if (other && other !== device) throw badRequest(`values.key: "${key}" is already used by another device`);
     }
     // Only the given details that differ are overwritten (spec 4.1).
@@ -49,7 +51,7 @@ export function addDeviceRoutes(router: Router, s: ServiceContext): void {
       device.key = key;
       changed = true;
     }
-    if (changed) s.saveCatalog();
+    if (changed) context.saveCatalog();
     return {};
   });
 }

@@ -17,15 +17,15 @@ import { HubNames, isObject } from '../wire.js';
 export const measurementsKind: SeriesKind = {
   field: 'metric',
   param: 'metrics',
-  series: (s) => s.storage.measurements,
+  series: (context) => context.storage.measurements,
   selection: metricSelection,
   aggregates: (product, name) => product.metrics.get(name) ?? { aggregated: 'last', aggregatedLast: 'last' },
 };
 
-export function addMeasurementRoutes(router: Router, s: ServiceContext): void {
-  router.add('POST', '/api/v1/measurements/write', (c) => {
-    const device = resolveDevice(s.catalog, c.params, c.principal);
-    const entries = asEntries(c.params.raw('measurements'), 'measurements');
+export function addMeasurementRoutes(router: Router, context: ServiceContext): void {
+  router.add('POST', '/api/v1/measurements/write', (request) => {
+    const device = resolveDevice(context.catalog, request.params, request.principal);
+    const entries = asEntries(request.params.raw('measurements'), 'measurements');
     const points: Point[] = entries.map((e, i) => {
       const at = `measurements[${i}]`;
       const metric = e['metric'];
@@ -40,12 +40,12 @@ export function addMeasurementRoutes(router: Router, s: ServiceContext): void {
         (typeof value === 'number' && Number.isFinite(value)) ||
         isObject(value);
       if (!ok) throw badRequest(`${at}.value: expected a boolean, number, string or object`);
-      return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, c.nowMs), value, error: undefined };
+      return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, request.nowMs), value, error: undefined };
     });
-    s.storage.measurements.write(points);
+    context.storage.measurements.write(points);
     const measurements = points.map((point) => recordOf('metric', device, { point, aggregated: 'last' }));
-    s.notifier.observe(device, { type: HubNames.notifyMeasurements, entity: device.uid, measurements });
+    context.notifier.observe(device, { type: HubNames.notifyMeasurements, entity: device.uid, measurements });
     return {};
   });
-  addReadRoutes(router, s, measurementsKind, '/api/v1/measurements');
+  addReadRoutes(router, context, measurementsKind, '/api/v1/measurements');
 }

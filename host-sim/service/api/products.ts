@@ -12,30 +12,32 @@ import type { Router } from '../http/router.js';
 import { listEntities } from './resolve.js';
 import { productView } from './views.js';
 
-function resolveProduct(s: ServiceContext, p: Params, a: string, b?: string): Product {
-  const id = b === undefined ? { name: a, value: p.string(a) } : exclusive(p, a, b);
+function resolveProduct(context: ServiceContext, params: Params, a: string, b?: string): Product {
+  const id = b === undefined ? { name: a, value: params.string(a) } : exclusive(params, a, b);
   if (id?.value === undefined) throw badRequest(`${b === undefined ? a : `${a} or ${b}`} is required`);
-  const e = s.catalog.entities.get(id.value);
+  const e = context.catalog.entities.get(id.value);
   if (!e) throw notFound(`${id.name}: unknown product "${id.value}"`);
   if (e.kind !== 'product') throw badRequest(`${id.name}: "${id.value}" is a ${e.kind}, expected a product`);
   return e;
 }
 
-export function addProductRoutes(router: Router, s: ServiceContext): void {
-  router.add('GET', '/api/v1/products/get', (c) => {
-    requireAdmin(c.principal, 'read products');
-    return productView(resolveProduct(s, c.params, 'product'), c.baseUrl);
+export function addProductRoutes(router: Router, context: ServiceContext): void {
+  router.add('GET', '/api/v1/products/get', (request) => {
+    requireAdmin(request.principal, 'read products');
+    return productView(resolveProduct(context, request.params, 'product'), request.baseUrl);
   });
 
-  router.add('GET', '/api/v1/products/list', (c) => {
-    requireAdmin(c.principal, 'list products');
-    return listEntities(s.catalog, c.params, s.catalog.products).map((p) => productView(p, c.baseUrl));
+  router.add('GET', '/api/v1/products/list', (request) => {
+    requireAdmin(request.principal, 'list products');
+    return listEntities(context.catalog, request.params, context.catalog.products).map((p) =>
+      productView(p, request.baseUrl),
+    );
   });
 
-  router.add('POST', '/api/v1/products/set', (c) => {
-    requireAdmin(c.principal, 'change products');
-    const product = resolveProduct(s, c.params, 'product', 'entity');
-    const values = c.params.raw('values');
+  router.add('POST', '/api/v1/products/set', (request) => {
+    requireAdmin(request.principal, 'change products');
+    const product = resolveProduct(context, request.params, 'product', 'entity');
+    const values = request.params.raw('values');
     if (!isObject(values)) throw badRequest('values: expected an object');
     const { enabled, name } = values;
     if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('values.enabled: expected a boolean');
@@ -51,7 +53,7 @@ export function addProductRoutes(router: Router, s: ServiceContext): void {
       product.name = name;
       changed = true;
     }
-    if (changed) s.saveCatalog();
+    if (changed) context.saveCatalog();
     return {};
   });
 }

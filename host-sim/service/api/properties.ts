@@ -28,7 +28,7 @@ export function parsePropertyValues(values: unknown): Record<string, PropertyVal
 
 /** Applies validated values; notifies the changed ones; returns the whole property object. */
 export function applyProperties(
-  s: ServiceContext,
+  context: ServiceContext,
   device: Device,
   values: Record<string, PropertyValue>,
   except?: unknown,
@@ -38,37 +38,37 @@ export function applyProperties(
     if (device.properties[name] !== v) changed[name] = device.properties[name] = v;
   }
   if (Object.keys(changed).length > 0) {
-    s.saveCatalog();
-    s.notifier.notify(device, { type: Hub.notifyProperties, entity: device.uid, values: changed }, except);
+    context.saveCatalog();
+    context.notifier.notify(device, { type: Hub.notifyProperties, entity: device.uid, values: changed }, except);
   }
   return { ...device.properties };
 }
 
-export function addPropertyRoutes(router: Router, s: ServiceContext): void {
-  const get = (c: Parameters<Parameters<Router['add']>[2]>[0]): unknown => ({
-    ...resolveDevice(s.catalog, c.params, c.principal).properties,
+export function addPropertyRoutes(router: Router, context: ServiceContext): void {
+  const get = (request: Parameters<Parameters<Router['add']>[2]>[0]): unknown => ({
+    ...resolveDevice(context.catalog, request.params, request.principal).properties,
   });
   router.add('GET', '/api/v1/properties/get', get);
   router.add('POST', '/api/v1/properties/get', get);
 
-  router.add('POST', '/api/v1/properties/set', (c) => {
-    const device = resolveDevice(s.catalog, c.params, c.principal);
-    applyProperties(s, device, parsePropertyValues(c.params.raw('values')));
+  router.add('POST', '/api/v1/properties/set', (request) => {
+    const device = resolveDevice(context.catalog, request.params, request.principal);
+    applyProperties(context, device, parsePropertyValues(request.params.raw('values')));
     return {};
   });
 
   // Channels (spec 4.5): `device`, or `entity` as a Product or Device Unique ID.
-  router.add('GET', '/api/v1/channels/list', (c) => {
-    const entityUid = c.params.string('entity');
-    const product = s.catalog.entities.get(entityUid ?? '');
-    if (product?.kind === 'product' && c.params.string('device') === undefined) {
-      if (c.principal.role === 'device') {
-        const own = s.catalog.deviceByRef(c.principal.device);
+  router.add('GET', '/api/v1/channels/list', (request) => {
+    const entityUid = request.params.string('entity');
+    const product = context.catalog.entities.get(entityUid ?? '');
+    if (product?.kind === 'product' && request.params.string('device') === undefined) {
+      if (request.principal.role === 'device') {
+        const own = context.catalog.deviceByRef(request.principal.device);
         if (own?.product !== product) throw forbidden('entity: a device token may read only its own product');
       }
       return { buses: product.buses, channels: product.channels };
     }
-    const device = resolveDevice(s.catalog, c.params, c.principal);
+    const device = resolveDevice(context.catalog, request.params, request.principal);
     return { buses: device.product.buses, channels: device.product.channels };
   });
 }

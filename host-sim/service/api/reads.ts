@@ -23,7 +23,7 @@ export interface SeriesKind {
   field: 'channel' | 'metric';
   /** `channels` or `metrics`. */
   param: 'channels' | 'metrics';
-  series(s: ServiceContext): Series;
+  series(context: ServiceContext): Series;
   selection(list: string[] | undefined, products: readonly Product[]): Selection;
   aggregates(product: Product, name: string): { aggregated: Aggregate; aggregatedLast: LastAggregate };
 }
@@ -53,26 +53,26 @@ function tooMany(): Error {
   );
 }
 
-function optTime(p: Params, name: string, nowMs: number): number | undefined {
-  const v = p.string(name);
+function optTime(params: Params, name: string, nowMs: number): number | undefined {
+  const v = params.string(name);
   return v === undefined ? undefined : parseTime(name, v, nowMs);
 }
 
-function scope(s: ServiceContext, kind: SeriesKind, p: Params, devices: Device[]): Selection {
+function scope(context: ServiceContext, kind: SeriesKind, params: Params, devices: Device[]): Selection {
   const products = [...new Set(devices.map((d) => d.product))];
-  return kind.selection(p.list(kind.param), products.length > 0 ? products : s.catalog.products);
+  return kind.selection(params.list(kind.param), products.length > 0 ? products : context.catalog.products);
 }
 
-export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKind, base: string): void {
-  router.add('GET', `${base}/read`, (c) => {
-    const devices = resolveReadDevices(s.catalog, c.params, c.principal, false);
-    const sel = scope(s, kind, c.params, devices);
-    const stopMs = optTime(c.params, 'timeRangeStop', c.nowMs) ?? c.nowMs;
-    const startMs = optTime(c.params, 'timeRangeStart', c.nowMs) ?? c.nowMs - 3_600_000;
+export function addReadRoutes(router: Router, context: ServiceContext, kind: SeriesKind, base: string): void {
+  router.add('GET', `${base}/read`, (request) => {
+    const devices = resolveReadDevices(context.catalog, request.params, request.principal, false);
+    const sel = scope(context, kind, request.params, devices);
+    const stopMs = optTime(request.params, 'timeRangeStop', request.nowMs) ?? request.nowMs;
+    const startMs = optTime(request.params, 'timeRangeStart', request.nowMs) ?? request.nowMs - 3_600_000;
     if (startMs >= stopMs) throw badRequest('timeRangeStart must be before timeRangeStop');
-    const period = c.params.string('windowPeriod');
+    const period = request.params.string('windowPeriod');
     const windowMs = period === undefined ? undefined : parseWindowPeriod(period);
-    const series = kind.series(s);
+    const series = kind.series(context);
     const out: Record<string, unknown>[] = [];
     for (const d of devices) {
       const names = concreteNames(sel, () => series.names(d.uid)) ?? series.names(d.uid);
@@ -102,11 +102,11 @@ export function addReadRoutes(router: Router, s: ServiceContext, kind: SeriesKin
     return out;
   });
 
-  router.add('GET', `${base}/read/last`, (c) => {
-    const devices = resolveReadDevices(s.catalog, c.params, c.principal, true);
-    const sel = scope(s, kind, c.params, devices);
-    const startMs = Math.ceil(optTime(c.params, 'timeRangeStart', c.nowMs) ?? unboundedStartMs);
-    const series = kind.series(s);
+  router.add('GET', `${base}/read/last`, (request) => {
+    const devices = resolveReadDevices(context.catalog, request.params, request.principal, true);
+    const sel = scope(context, kind, request.params, devices);
+    const startMs = Math.ceil(optTime(request.params, 'timeRangeStart', request.nowMs) ?? unboundedStartMs);
+    const series = kind.series(context);
     const out: Record<string, unknown>[] = [];
     for (const d of devices) {
       // A wildcard-only selection reads the whole latest-value table once and filters by side.

@@ -10,8 +10,8 @@ import type { Router } from '../http/router.js';
 import { resolveEntity } from './resolve.js';
 import { summaryView } from './views.js';
 
-export function addRelationRoutes(router: Router, s: ServiceContext): void {
-  const { catalog } = s;
+export function addRelationRoutes(router: Router, context: ServiceContext): void {
+  const { catalog } = context;
 
   const checkLink = (entity: string, parent: string, param: string): void => {
     if (entity === parent) throw badRequest(`${param}: an entity cannot be its own parent`);
@@ -19,44 +19,44 @@ export function addRelationRoutes(router: Router, s: ServiceContext): void {
       throw badRequest(`${param}: "${parent}" is below "${entity}"; that would make a cycle`);
   };
 
-  router.add('GET', '/api/v1/entities/relations/get', (c) => {
-    const e = resolveEntity(catalog, c.params, 'entity');
-    if (c.principal.role === 'device') requireDevice(c.principal, e.kind === 'device' ? e.uid : '');
+  router.add('GET', '/api/v1/entities/relations/get', (request) => {
+    const e = resolveEntity(catalog, request.params, 'entity');
+    if (request.principal.role === 'device') requireDevice(request.principal, e.kind === 'device' ? e.uid : '');
     return {
-      parents: catalog.parents(e.uid).map((p) => summaryView(p, c.baseUrl)),
-      children: catalog.children(e.uid).map((p) => summaryView(p, c.baseUrl)),
+      parents: catalog.parents(e.uid).map((p) => summaryView(p, request.baseUrl)),
+      children: catalog.children(e.uid).map((p) => summaryView(p, request.baseUrl)),
     };
   });
 
-  router.add('POST', '/api/v1/entities/relations/insert', (c) => {
-    requireAdmin(c.principal, 'change relations');
-    const e = resolveEntity(catalog, c.params, 'entity');
-    const parent = resolveEntity(catalog, c.params, 'parentEntity');
+  router.add('POST', '/api/v1/entities/relations/insert', (request) => {
+    requireAdmin(request.principal, 'change relations');
+    const e = resolveEntity(catalog, request.params, 'entity');
+    const parent = resolveEntity(catalog, request.params, 'parentEntity');
     if (!catalog.hasRelation(e.uid, parent.uid)) {
       checkLink(e.uid, parent.uid, 'parentEntity');
       catalog.link(e.uid, parent.uid);
-      s.saveCatalog();
+      context.saveCatalog();
     }
     return {};
   });
 
-  router.add('POST', '/api/v1/entities/relations/delete', (c) => {
-    requireAdmin(c.principal, 'change relations');
-    const e = resolveEntity(catalog, c.params, 'entity');
-    const parent = resolveEntity(catalog, c.params, 'parentEntity');
+  router.add('POST', '/api/v1/entities/relations/delete', (request) => {
+    requireAdmin(request.principal, 'change relations');
+    const e = resolveEntity(catalog, request.params, 'entity');
+    const parent = resolveEntity(catalog, request.params, 'parentEntity');
     if (!catalog.hasRelation(e.uid, parent.uid))
       throw notFound(`no relation from "${e.uid}" to parent "${parent.uid}"`);
     if (e.kind === 'device' && e.product === parent) throw badRequest('parentEntity: a device stays below its product');
     catalog.unlink(e.uid, parent.uid);
-    s.saveCatalog();
+    context.saveCatalog();
     return {};
   });
 
-  router.add('POST', '/api/v1/entities/relations/update', (c) => {
-    requireAdmin(c.principal, 'change relations');
-    const e = resolveEntity(catalog, c.params, 'entity');
-    const from = resolveEntity(catalog, c.params, 'fromParentEntity');
-    const to = resolveEntity(catalog, c.params, 'toParentEntity');
+  router.add('POST', '/api/v1/entities/relations/update', (request) => {
+    requireAdmin(request.principal, 'change relations');
+    const e = resolveEntity(catalog, request.params, 'entity');
+    const from = resolveEntity(catalog, request.params, 'fromParentEntity');
+    const to = resolveEntity(catalog, request.params, 'toParentEntity');
     if (!catalog.hasRelation(e.uid, from.uid)) throw notFound(`no relation from "${e.uid}" to parent "${from.uid}"`);
     if (e.kind === 'device' && e.product === from)
       throw badRequest('fromParentEntity: a device stays below its product');
@@ -69,7 +69,7 @@ export function addRelationRoutes(router: Router, s: ServiceContext): void {
         throw err;
       }
       catalog.link(e.uid, to.uid);
-      s.saveCatalog();
+      context.saveCatalog();
     }
     return {};
   });

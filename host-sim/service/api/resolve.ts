@@ -16,8 +16,8 @@ function entityOf(catalog: Catalog, uid: string, param: string): Entity {
 }
 
 /** One device from `device` or `entity` (a Device Unique ID); 400 when neither, 404 when unknown, 403 out of scope. */
-export function resolveDevice(catalog: Catalog, p: Params, principal: Principal): Device {
-  const id = exclusive(p, 'device', 'entity');
+export function resolveDevice(catalog: Catalog, params: Params, principal: Principal): Device {
+  const id = exclusive(params, 'device', 'entity');
   if (!id) throw badRequest('device or entity is required');
   let device: Device | undefined;
   if (id.name === 'device') {
@@ -33,8 +33,8 @@ export function resolveDevice(catalog: Catalog, p: Params, principal: Principal)
 }
 
 /** Any entity by uid from `param`; 400 when missing, 404 when unknown. */
-export function resolveEntity(catalog: Catalog, p: Params, param: string): Entity {
-  const uid = p.string(param);
+export function resolveEntity(catalog: Catalog, params: Params, param: string): Entity {
+  const uid = params.string(param);
   if (uid === undefined) throw badRequest(`${param} is required`);
   return entityOf(catalog, uid, param);
 }
@@ -51,9 +51,9 @@ function scoped(devices: Device[], principal: Principal): Device[] {
  * `devices`/`entities` (read). Entities are Product, Location or Device UIDs and
  * expand to every device below them. Neither: every device the token may see.
  */
-export function resolveReadDevices(catalog: Catalog, p: Params, principal: Principal, single: boolean): Device[] {
+export function resolveReadDevices(catalog: Catalog, params: Params, principal: Principal, single: boolean): Device[] {
   const [a, b] = single ? ['device', 'entity'] : ['devices', 'entities'];
-  const id = single ? exclusive(p, a as string, b as string) : exclusiveLists(p, a as string, b as string);
+  const id = single ? exclusive(params, a as string, b as string) : exclusiveLists(params, a as string, b as string);
   if (!id) {
     if (principal.role === 'device') return catalog.devices.filter((d) => d.uid === principal.device);
     return [...catalog.devices];
@@ -78,11 +78,11 @@ export function resolveReadDevices(catalog: Catalog, p: Params, principal: Princ
  * case-insensitive substring of name, key or a parent's name, ordered by name
  * then uid, then `i` offset and `l` limit.
  */
-export function listEntities<T extends Entity>(catalog: Catalog, p: Params, all: readonly T[]): T[] {
-  const parent = p.string('entity');
-  const q = p.string('q')?.toLowerCase();
-  const offset = optIndex(p, 'i') ?? 0;
-  const limit = optIndex(p, 'l');
+export function listEntities<T extends Entity>(catalog: Catalog, params: Params, all: readonly T[]): T[] {
+  const parent = params.string('entity');
+  const q = params.string('q')?.toLowerCase();
+  const offset = optIndex(params, 'i') ?? 0;
+  const limit = optIndex(params, 'l');
   let items = [...all];
   if (parent !== undefined) {
     if (!catalog.entities.has(parent)) throw notFound(`entity: unknown entity "${parent}"`);

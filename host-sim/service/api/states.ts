@@ -18,7 +18,7 @@ import { HubNames as Hub } from '../wire.js';
 export const statesKind: SeriesKind = {
   field: 'channel',
   param: 'channels',
-  series: (s) => s.storage.states,
+  series: (context) => context.storage.states,
   selection: stateSelection,
   aggregates(product, name) {
     const channel = product.channelByKey.get(name.slice(0, name.indexOf('.')));
@@ -31,10 +31,10 @@ export const statesKind: SeriesKind = {
   },
 };
 
-export function addStateRoutes(router: Router, s: ServiceContext): void {
-  router.add('POST', '/api/v1/states/write', (c) => {
-    const device = resolveDevice(s.catalog, c.params, c.principal);
-    const entries = asEntries(c.params.raw('states'), 'states');
+export function addStateRoutes(router: Router, context: ServiceContext): void {
+  router.add('POST', '/api/v1/states/write', (request) => {
+    const device = resolveDevice(context.catalog, request.params, request.principal);
+    const entries = asEntries(request.params.raw('states'), 'states');
     const points: Point[] = entries.map((e, i) => {
       const at = `states[${i}]`;
       const channel = e['channel'];
@@ -43,7 +43,7 @@ export function addStateRoutes(router: Router, s: ServiceContext): void {
       const { value, error } = e;
       if (value !== undefined && error !== undefined) throw badRequest(`${at}: value and error are mutually exclusive`);
       if (value === undefined && error === undefined) throw badRequest(`${at}: value or error is required`);
-      const tsMs = writeTimestamp(e, at, c.nowMs);
+      const tsMs = writeTimestamp(e, at, request.nowMs);
       if (error !== undefined) {
         if (name.side !== 'reported') throw badRequest(`${at}.error: allowed only on a .reported channel`);
         if (typeof error !== 'number' || !Number.isInteger(error) || error >= 0) {
@@ -60,18 +60,18 @@ export function addStateRoutes(router: Router, s: ServiceContext): void {
       }
       return { device: device.uid, name: name.name, tsMs, value, error: undefined };
     });
-    s.storage.states.write(points);
+    context.storage.states.write(points);
     const desired = points.filter((p) => p.name.endsWith('.desired'));
     if (desired.length > 0) {
       const states = desired.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));
-      s.notifier.notify(device, { type: Hub.notifyStates, entity: device.uid, states });
+      context.notifier.notify(device, { type: Hub.notifyStates, entity: device.uid, states });
     }
     const reported = points.filter((p) => !p.name.endsWith('.desired'));
     if (reported.length > 0) {
       const states = reported.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));
-      s.notifier.observe(device, { type: Hub.notifyStates, entity: device.uid, states });
+      context.notifier.observe(device, { type: Hub.notifyStates, entity: device.uid, states });
     }
     return {};
   });
-  addReadRoutes(router, s, statesKind, '/api/v1/states');
+  addReadRoutes(router, context, statesKind, '/api/v1/states');
 }

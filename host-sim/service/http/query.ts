@@ -71,9 +71,9 @@ export function bodyParams(body: unknown): Params & { object: WireObject } {
 }
 
 /** At most one of two exclusive parameters (spec 4 general rules); returns which one was given. */
-export function exclusive(p: Params, a: string, b: string): { name: string; value: string } | undefined {
-  const va = p.string(a);
-  const vb = p.string(b);
+export function exclusive(params: Params, a: string, b: string): { name: string; value: string } | undefined {
+  const va = params.string(a);
+  const vb = params.string(b);
   if (va !== undefined && vb !== undefined) throw badRequest(`${a} and ${b} are mutually exclusive; give one`);
   if (va !== undefined) return { name: a, value: va };
   if (vb !== undefined) return { name: b, value: vb };
@@ -81,9 +81,9 @@ export function exclusive(p: Params, a: string, b: string): { name: string; valu
 }
 
 /** Like `exclusive` for list parameters (`devices`/`entities`). */
-export function exclusiveLists(p: Params, a: string, b: string): { name: string; values: string[] } | undefined {
-  const va = p.list(a);
-  const vb = p.list(b);
+export function exclusiveLists(params: Params, a: string, b: string): { name: string; values: string[] } | undefined {
+  const va = params.list(a);
+  const vb = params.list(b);
   if (va !== undefined && vb !== undefined) throw badRequest(`${a} and ${b} are mutually exclusive; give one`);
   if (va !== undefined) return { name: a, values: va };
   if (vb !== undefined) return { name: b, values: vb };
@@ -91,8 +91,8 @@ export function exclusiveLists(p: Params, a: string, b: string): { name: string;
 }
 
 /** A non-negative integer query parameter (`i`, `l`). */
-export function optIndex(p: Params, name: string): number | undefined {
-  const v = p.string(name);
+export function optIndex(params: Params, name: string): number | undefined {
+  const v = params.string(name);
   if (v === undefined) return undefined;
   if (!/^\d+$/.test(v)) throw badRequest(`${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
   return Number(v);

@@ -46,10 +46,10 @@ export class PropertiesHub implements Notifier {
   refusedFull = 0;
 
   constructor(
-    private readonly s: ServiceContext,
+    private readonly context: ServiceContext,
     private readonly o: HubOptions,
   ) {
-    this.tokens = new ConnectionTokens(s.now, o.connectionTokenTtlMs, o.maxPendingPerToken);
+    this.tokens = new ConnectionTokens(context.now, o.connectionTokenTtlMs, o.maxPendingPerToken);
     // The record limit is enforced by the decoder (with a Close message); this only bounds memory.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes * 4 + 1024 });
   }
@@ -93,11 +93,11 @@ export class PropertiesHub implements Notifier {
     router.add(
       'POST',
       HubPaths.negotiate,
-      (c) => {
+      (request) => {
         if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
-        const v = c.params.string('negotiateVersion') ?? '0';
+        const v = request.params.string('negotiateVersion') ?? '0';
         if (!/^\d+$/.test(v)) throw badRequest('negotiateVersion: expected a non-negative integer');
-        const token = this.tokens.issue(c.principal.token);
+        const token = this.tokens.issue(request.principal.token);
         const connectionId = `c${++this.nextId}`;
         const availableTransports = [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }];
         // Version 0: the client uses connectionId as the connection's id.
@@ -118,7 +118,7 @@ export class PropertiesHub implements Notifier {
         this.refusedFull++;
         throw reject('unavailable', `hub full: ${this.o.maxConnections} connections`);
       }
-      const principal = this.s.tokens.authenticate(req, url.searchParams.get('access_token'));
+      const principal = this.context.tokens.authenticate(req, url.searchParams.get('access_token'));
       if (this.openFor(principal.token) >= this.o.maxConnectionsPerToken) {
         this.refusedFull++;
         throw reject('unavailable', `this access token has ${this.o.maxConnectionsPerToken} hub connections open`);
@@ -133,18 +133,18 @@ export class PropertiesHub implements Notifier {
         const connection = new HubConnection(ws, principal, label, {
           ...this.o,
           faults: this.faults,
-          log: this.s.log,
+          log: this.context.log,
           invoke: (conn, target, args) => this.invoke(conn, target, args),
           onClosed: (conn) => this.connections.delete(conn),
         });
         this.connections.add(connection);
         if (url.searchParams.get('observe') === '1') this.observers.add(connection);
-        this.s.log(`hub: connection ${label} open (${principal.role})`);
+        this.context.log(`hub: connection ${label} open (${principal.role})`);
       });
     } catch (e) {
       const status = statusOf(e);
       const body = e instanceof Error ? e.message : 'error';
-      this.s.log(`hub: upgrade refused with ${status}: ${body}`);
+      this.context.log(`hub: upgrade refused with ${status}: ${body}`);
       socket.end(
         `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\nConnection: close\r\nContent-Type: text/plain\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
@@ -160,11 +160,11 @@ export class PropertiesHub implements Notifier {
       throw new Error(HubErrors.bindingFailure(HubWire.setProperties));
     }
     const p = connection.principal;
-    const device = p.role === 'device' ? this.s.catalog.deviceByRef(p.device) : undefined;
+    const device = p.role === 'device' ? this.context.catalog.deviceByRef(p.device) : undefined;
     if (!device)
       throw new Error(HubErrors.hubException(HubWire.setProperties, 'the access token belongs to no device'));
     try {
-      return applyProperties(this.s, device, parsePropertyValues(arg['values']), connection);
+      return applyProperties(this.context, device, parsePropertyValues(arg['values']), connection);
     } catch (e) {
       if (!isServiceError(e)) throw e;
       throw new Error(HubErrors.hubException(HubWire.setProperties, e.message));
