@@ -28,19 +28,25 @@ export async function doorRecords(serviceUrl: string, fromMs: number, toMs: numb
   return (body as StateRecord[]).map(timestampMs).sort((a, b) => a - b);
 }
 
-/** Toggles of the simulated door strictly inside (fromMs, toMs): records the firmware sampled there. */
-export function togglesBetween(fromMs: number, toMs: number): number {
-  return Math.max(0, Math.floor((toMs - 1) / DOOR_PERIOD_MS) - Math.floor(fromMs / DOOR_PERIOD_MS));
-}
-
 /**
- * Whether `records` cover [fromMs, toMs] without a lost toggle: one record at or
- * before `fromMs`, one at or after `toMs`, and no two consecutive records
- * further apart than 1.5 periods (a lost toggle makes a gap of two periods).
+ * What the firmware sampled and what the service holds of [fromMs, toMs]: the
+ * records from the last one at or before `fromMs` (A) to the first one at or
+ * after `toMs` (B). The door toggled round((B - A) / period) - 1 times strictly
+ * between them (both timestamps come from the firmware's own clock, as the
+ * simulated input's phase does, so a clock offset cancels out): `sampled`;
+ * `delivered` is the count of records strictly between A and B. Undefined while
+ * A or B is not at the service yet.
  */
-export function covers(records: number[], fromMs: number, toMs: number): boolean {
-  const first = records[0];
-  const last = records[records.length - 1];
-  if (first === undefined || last === undefined || first > fromMs || last < toMs) return false;
-  return records.every((t, i) => i === 0 || t - (records[i - 1] ?? t) <= DOOR_PERIOD_MS * 1.5);
+export function tally(
+  records: number[],
+  fromMs: number,
+  toMs: number,
+): { sampled: number; delivered: number } | undefined {
+  const a = records.filter((t) => t <= fromMs).pop();
+  const b = records.find((t) => t >= toMs);
+  if (a === undefined || b === undefined) return undefined;
+  return {
+    sampled: Math.round((b - a) / DOOR_PERIOD_MS) - 1,
+    delivered: records.filter((t) => t > a && t < b).length,
+  };
 }

@@ -17,8 +17,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
-import { covers, doorRecords, DOOR_PERIOD_MS, togglesBetween } from './door-records.js';
-import { buildFirmware, canSimulate, missingSdk, root, simManifest, simPrefs, SimRun } from './mcsim.js';
+import { doorRecords, DOOR_PERIOD_MS, tally } from './door-records.js';
+import { buildFirmware, canSimulate, missingSdk, prefKeys, root, simManifest, simPrefs, SimRun } from './mcsim.js';
 
 /** The scratch folder: made once the SDK is found, removed after. */
 let scratch = '';
@@ -32,10 +32,11 @@ function assertAlive(sim: SimRun): void {
 }
 
 /**
- * Waits until the door records of [fromMs, toMs] are all at the service
- * (`covers`); returns the wait from `sinceMs` to the first record of that
- * window seen and to the whole window, in ms (checked on each simulator event,
- * about once a second), and the records delivered inside it.
+ * Waits until every door record sampled over [fromMs, toMs] is at the service
+ * (`tally`: as many delivered as sampled); returns the tally and the wait from
+ * `sinceMs` to the first record of that window seen and to the whole window, in
+ * ms (checked on each simulator event, about once a second). The limit covers
+ * the outbox's full-jitter back-off (up to 60 s between attempts).
  */
 async function awaitDelivery(
   sim: SimRun,
@@ -43,14 +44,15 @@ async function awaitDelivery(
   fromMs: number,
   toMs: number,
   sinceMs: number,
-): Promise<{ firstMs: number; allMs: number; delivered: number }> {
+): Promise<{ firstMs: number; allMs: number; sampled: number; delivered: number }> {
   let firstMs = -1;
   return sim.until(async () => {
     const records = await doorRecords(url, fromMs - 2 * DOOR_PERIOD_MS, toMs + 2 * DOOR_PERIOD_MS);
-    const inside = records.filter((t) => t > fromMs && t < toMs).length;
-    if (firstMs < 0 && inside > 0) firstMs = Date.now() - sinceMs;
-    return covers(records, fromMs, toMs) ? { firstMs, allMs: Date.now() - sinceMs, delivered: inside } : undefined;
-  });
+    if (firstMs < 0 && records.some((t) => t > fromMs && t < toMs)) firstMs = Date.now() - sinceMs;
+    const counts = tally(records, fromMs, toMs);
+    if (counts === undefined || counts.delivered < counts.sampled) return undefined;
+    return { firstMs, allMs: Date.now() - sinceMs, ...counts };
+  }, 150_000);
 }
 
 describe('Moddable firmware (MODDABLE)', function () {
@@ -119,6 +121,7 @@ describe('Moddable firmware (MODDABLE)', function () {
       });
       // The plain run's figures, to compare with firmware-tls.test.ts (docs/tls.md).
       console.log(`      instrument peaks over plain HTTP: ${JSON.stringify(Object.fromEntries(log.peaks))}`);
+      console.log(`      preference keys per domain online: ${JSON.stringify(prefKeys(simPrefs(scratch)))}`);
       assert.ok(
         log.lines.some((l) => l.includes('channels configured')),
         log.lines.join('\n'),
@@ -138,6 +141,9 @@ describe('Moddable firmware (MODDABLE)', function () {
       const downAt = Date.now();
       await run.runFor(OUTAGE_MS);
       const upAt = Date.now();
+      console.log(
+        `      preference keys per domain at the end of the outage: ${JSON.stringify(prefKeys(simPrefs(scratch)))}`,
+      );
       assertAlive(run);
       assert.ok(
         run.xsbug.lines.some((l) => /^warn /.test(l)),
@@ -146,13 +152,12 @@ describe('Moddable firmware (MODDABLE)', function () {
       service = await serve();
       const running = service;
       const got = await awaitDelivery(run, service.url, downAt, upAt, upAt);
-      const sampled = togglesBetween(downAt, upAt);
       console.log(
-        `      outage ${upAt - downAt} ms: door records sampled ${sampled}, delivered ${got.delivered}; ` +
+        `      outage ${upAt - downAt} ms: door records sampled ${got.sampled}, delivered ${got.delivered}; ` +
           `first delivery ${got.firstMs} ms and all ${got.allMs} ms after the service returned; ` +
           `instrument peaks ${JSON.stringify(Object.fromEntries(run.xsbug.peaks))}`,
       );
-      assert.ok(Math.abs(got.delivered - sampled) <= 1, `sampled ${sampled}, delivered ${got.delivered}`);
+      assert.equal(got.delivered, got.sampled, 'every record sampled meanwhile, once');
       assert.ok(await run.until(async () => (running.hub.connectionCount() > 0 ? true : undefined)), 'hub back');
       assertAlive(run);
     });
@@ -176,13 +181,13 @@ describe('Moddable firmware (MODDABLE)', function () {
       // mcsim starts in about a second; the first door record comes within a period after.
       const fromMs = bootAt + 2 * DOOR_PERIOD_MS;
       const got = await awaitDelivery(run, service.url, fromMs, upAt, upAt);
-      const sampled = togglesBetween(fromMs, upAt);
       console.log(
-        `      boot offline, service up after ${upAt - bootAt} ms: door records sampled ${sampled}, ` +
+        `      boot offline, service up after ${upAt - bootAt} ms: door records sampled ${got.sampled}, ` +
           `delivered ${got.delivered}; first delivery ${got.firstMs} ms and all ${got.allMs} ms after the service ` +
           `came up; instrument peaks ${JSON.stringify(Object.fromEntries(run.xsbug.peaks))}`,
       );
-      assert.ok(Math.abs(got.delivered - sampled) <= 1, `sampled ${sampled}, delivered ${got.delivered}`);
+      assert.equal(got.delivered, got.sampled, 'every record sampled meanwhile, once');
+      console.log(`      preference keys per domain after delivery: ${JSON.stringify(prefKeys(simPrefs(scratch)))}`);
       assertAlive(run);
     });
   });

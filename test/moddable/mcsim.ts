@@ -5,7 +5,7 @@
  * undefined otherwise and the tests skip.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XsbugLog } from './xsbug.js';
@@ -92,6 +92,18 @@ export function simManifest(dir: string, extra: Record<string, unknown> = {}): s
 /** The simulator preferences folder of a manifest written by `simManifest(dir)`. */
 export function simPrefs(dir: string): string {
   return join(dir, 'prefs');
+}
+
+/**
+ * Keys per preference domain in the simulator's modpreferences.json under
+ * `prefs` (the SDK's lin `preference` keeps every domain in that one file);
+ * empty when the firmware has written nothing yet.
+ */
+export function prefKeys(prefs: string): Record<string, number> {
+  const file = join(prefs, 'modpreferences.json');
+  if (!existsSync(file)) return {};
+  const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+  return Object.fromEntries(Object.entries(all).map(([domain, keys]) => [domain, Object.keys(keys).length]));
 }
 
 /** One firmware run in mcsim under xvfb-run, its log and instruments through `xsbug`. */
