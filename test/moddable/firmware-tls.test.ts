@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
 import { generatePki, hasOpenssl } from '../../host-sim/tls/pki.js';
-import { buildFirmware, canSimulate, missingSdk, root, SimRun } from './mcsim.js';
+import { buildFirmware, canSimulate, missingSdk, root, simManifest, simPrefs, SimRun } from './mcsim.js';
 
 /** A scratch folder per run (mkdtemp), made once the test runs, removed after it. */
 let workDir = '';
@@ -86,17 +86,14 @@ describe('Moddable firmware over TLS (MODDABLE)', function () {
       '-out',
       join(workDir, 'dds-ca.der'),
     ]);
-    const manifest = join(workDir, 'manifest.json');
-    writeFileSync(
-      manifest,
-      JSON.stringify({ include: [join(root, 'manifest.json')], resources: { '*': [join(workDir, 'dds-ca')] } }),
-    );
+    // The root manifest, the CA resource, and simulator preferences in the scratch folder.
+    const manifest = simManifest(workDir, { resources: { '*': [join(workDir, 'dds-ca')] } });
     const soPath = await buildFirmware(
       join(workDir, 'out'),
       [`serviceUrl=${service.url}`, 'caCert=dds-ca.der'],
       manifest,
     );
-    sim = new SimRun();
+    sim = new SimRun(simPrefs(workDir));
     await sim.start(soPath);
     const wanted = ['temperature.reported', 'battery.reported', 'door.reported', 'relay.reported', 'dimmer.reported'];
     const log = sim.xsbug;

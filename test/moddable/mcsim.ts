@@ -5,7 +5,7 @@
  * undefined otherwise and the tests skip.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XsbugLog } from './xsbug.js';
@@ -20,8 +20,6 @@ export const binDir =
     : ['release', 'debug']
         .map((d) => join(moddable, 'build', 'bin', 'lin', d))
         .find((d) => existsSync(join(d, 'mcconfig')));
-/** manifest.json, platform lin: config.file.root (the simulator's preferences). */
-const simRoot = '/tmp/dds-agent-sim/';
 
 /** Why the firmware cannot be built here, or undefined when it can. */
 export function missingSdk(): string | undefined {
@@ -72,21 +70,71 @@ export async function buildFirmware(
   return join(outDir, 'bin', 'lin', 'mc', 'debug', basename(dirname(manifest)), 'mc.so');
 }
 
+/**
+ * Writes `dir`/manifest.json: the root manifest plus `extra` (e.g. resources),
+ * with the simulator's preferences (config.file.root of platform lin, where the
+ * SDK's `preference` keeps modpreferences.json) in `dir`/prefs/ instead of the
+ * root manifest's fixed folder, so runs never share or collide. Returns its path.
+ */
+export function simManifest(dir: string, extra: Record<string, unknown> = {}): string {
+  const manifest = join(dir, 'manifest.json');
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      include: [join(root, 'manifest.json')],
+      ...extra,
+      platforms: { lin: { config: { file: { root: `${simPrefs(dir)}/` } } } },
+    }),
+  );
+  return manifest;
+}
+
+/** The simulator preferences folder of a manifest written by `simManifest(dir)`. */
+export function simPrefs(dir: string): string {
+  return join(dir, 'prefs');
+}
+
+/**
+ * Keys per preference domain in the simulator's modpreferences.json under
+ * `prefs` (the SDK's lin `preference` keeps every domain in that one file);
+ * empty when the firmware has written nothing yet.
+ */
+export function prefKeys(prefs: string): Record<string, number> {
+  const file = join(prefs, 'modpreferences.json');
+  if (!existsSync(file)) return {};
+  const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+  return Object.fromEntries(Object.entries(all).map(([domain, keys]) => [domain, Object.keys(keys).length]));
+}
+
 /** One firmware run in mcsim under xvfb-run, its log and instruments through `xsbug`. */
 export class SimRun {
   readonly xsbug = new XsbugLog();
   private sim: ChildProcess | undefined;
+  private exited = false;
 
-  /** Starts mcsim on `soPath` with fresh simulator preferences. */
-  async start(soPath: string): Promise<void> {
-    rmSync(simRoot, { recursive: true, force: true });
-    mkdirSync(simRoot, { recursive: true });
+  /** `prefs`: the build's simulator preferences folder (`simPrefs`). */
+  constructor(private readonly prefs: string) {}
+
+  /** Whether the mcsim process has ended. */
+  get running(): boolean {
+    return this.sim !== undefined && !this.exited;
+  }
+
+  /**
+   * Starts mcsim on `soPath`; with `fresh` (the default) the preferences folder
+   * is emptied first, without it the firmware boots from what a previous run kept
+   * there (its cached configuration and outbox).
+   */
+  async start(soPath: string, fresh = true): Promise<void> {
+    if (fresh) rmSync(this.prefs, { recursive: true, force: true });
+    mkdirSync(this.prefs, { recursive: true });
     const port = await this.xsbug.listen();
     this.sim = spawn('xvfb-run', ['-a', join(binDir ?? '', 'mcsim'), soPath], {
       env: { ...process.env, XSBUG_HOST: '127.0.0.1', XSBUG_PORT: String(port) },
       stdio: 'ignore',
       detached: true,
     });
+    this.sim.on('exit', () => (this.exited = true));
   }
 
   /**
@@ -116,6 +164,39 @@ export class SimRun {
           })
           .catch(() => undefined)
           .finally(() => (busy = false));
+      };
+    });
+  }
+
+  /**
+   * Lets the firmware run for `ms` of real time (an outage lasts that long in
+   * wall time: mcsim has no virtual clock), checked on the simulator's own
+   * events: rejects at once if mcsim ends, and if no trace line or instrument
+   * sample comes for 5 s (a dead or aborted machine). Resolves with the count
+   * of events seen.
+   */
+  runFor(ms: number): Promise<number> {
+    const log = this.xsbug;
+    return new Promise<number>((resolve, reject) => {
+      const startedAt = Date.now();
+      let events = 0;
+      const fail = (why: string): void => {
+        clearTimeout(silence);
+        log.onEvent = () => undefined;
+        reject(new Error(`${why}; firmware log:\n${log.lines.join('\n')}`));
+      };
+      const quiet = (): void => fail('the simulator sent nothing for 5 s');
+      let silence = setTimeout(quiet, 5_000);
+      log.onEvent = () => {
+        events += 1;
+        clearTimeout(silence);
+        if (!this.running) return fail('mcsim ended');
+        if (Date.now() - startedAt >= ms) {
+          log.onEvent = () => undefined;
+          resolve(events);
+          return;
+        }
+        silence = setTimeout(quiet, 5_000);
       };
     });
   }
