@@ -9,12 +9,12 @@ import Preference from 'preference';
 import { AgentError } from '../../src/errors.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
 import { CONFIG_DOMAIN, readBoardConfig } from './config.js';
-import type { BoardFeature } from './feature.js';
+import type { LinkedFeatures } from './feature.js';
 import { buildPorts } from './ports.js';
 import { startAgent } from './start.js';
 import { syncTime } from './time.js';
 
-export function boot(features: readonly BoardFeature[]): void {
+export function boot(features?: LinkedFeatures): void {
   let board;
   try {
     board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));

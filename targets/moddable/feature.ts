@@ -26,6 +26,16 @@ export interface BoardFeature {
   provider(board: BoardConfig, ports: FeaturePorts): ChannelDriverProvider | undefined;
 }
 
+/**
+ * What a composition root links: its features and the UART adapter they share
+ * (board-serial.ts), which a root without features leaves out too.
+ */
+export interface LinkedFeatures {
+  readonly list: readonly BoardFeature[];
+  /** The board's UARTs, built once at boot. */
+  serial(board: BoardConfig, clock: Clock): Serial;
+}
+
 /** Configured features the firmware does not link (their names). */
 export function missingFeatures(board: BoardConfig, features: readonly BoardFeature[]): FeatureName[] {
   const linked = features.map((f) => f.name);

@@ -8,5 +8,5 @@
 import { boot } from './boot.js';
 
 export default function main(): void {
-  boot([]);
+  boot();
 }

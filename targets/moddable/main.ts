@@ -4,10 +4,11 @@
  * the board configuration names its UART. A board that uses only pins and
  * custom values builds main-pins.ts instead (`npm run bundle:pins`).
  */
+import { boardSerial } from './board-serial.js';
 import { boot } from './boot.js';
 import { gnssFeature } from './feature-gnss.js';
 import { modbusFeature } from './feature-modbus.js';
 
 export default function main(): void {
-  boot([gnssFeature, modbusFeature]);
+  boot({ list: [gnssFeature, modbusFeature], serial: boardSerial });
 }

@@ -15,7 +15,7 @@ import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import type { BoardConfig } from './config.js';
-import { missingFeatures, type BoardFeature } from './feature.js';
+import { missingFeatures, type LinkedFeatures } from './feature.js';
 import type { ModdablePorts } from './ports.js';
 
 export interface RunningAgent {
@@ -28,21 +28,25 @@ function providers(
   board: BoardConfig,
   ports: ModdablePorts,
   custom: CustomChannels,
-  features: readonly BoardFeature[],
+  features: LinkedFeatures | undefined,
 ): ChannelDriverProvider[] {
   const list: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), custom];
-  for (const feature of features) {
-    const provider = feature.provider(board, ports);
-    if (provider !== undefined) list.push(provider);
+  if (features !== undefined) {
+    const { clock, logger } = ports;
+    const featurePorts = { serial: features.serial(board, clock), clock, logger };
+    for (const feature of features.list) {
+      const provider = feature.provider(board, featurePorts);
+      if (provider !== undefined) list.push(provider);
+    }
   }
-  for (const name of missingFeatures(board, features))
+  for (const name of missingFeatures(board, features?.list ?? []))
     ports.logger.log('warn', 'configured feature not in this firmware; its channels report -EOPNOTSUPP', {
       feature: name,
     });
   return list;
 }
 
-export function startAgent(board: BoardConfig, ports: ModdablePorts, features: readonly BoardFeature[]): RunningAgent {
+export function startAgent(board: BoardConfig, ports: ModdablePorts, features?: LinkedFeatures): RunningAgent {
   const logger = new RedactingLogger(ports.logger);
   logger.addSecret(board.token);
   const custom = new CustomChannels(logger);
