@@ -1,32 +1,14 @@
 /**
- * The firmware's composition root (manifest.json compiles its rollup bundle,
- * dist/moddable/main.js). Reads the board configuration (manifest `config`,
- * overridden by `config` preferences), builds the Moddable ports, sets the time,
- * and starts the agent.
+ * The full firmware's composition root (manifest.json compiles its rollup
+ * bundle, dist/moddable/main.js): every board feature linked, each started when
+ * the board configuration names its UART. A board that uses only pins and
+ * custom values builds main-pins.ts instead (`npm run bundle:pins`).
  */
-import config from 'mc/config';
-import Preference from 'preference';
-import { AgentError } from '../../src/errors.js';
-import { EarliestValidUnixMs } from '../../src/wire.js';
-import { CONFIG_DOMAIN, readBoardConfig } from './config.js';
-import { buildPorts } from './ports.js';
-import { startAgent } from './start.js';
-import { syncTime } from './time.js';
+import { boardSerial } from './board-serial.js';
+import { boot } from './boot.js';
+import { gnssFeature } from './feature-gnss.js';
+import { modbusFeature } from './feature-modbus.js';
 
 export default function main(): void {
-  let board;
-  try {
-    board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
-  } catch (e) {
-    // The token is never in the image on a board: provision it (and any other setting) into NVS.
-    trace(`agent: cannot start: ${e instanceof AgentError ? e.message : String(e)}\n`);
-    trace('agent: provision settings with Preference.set("config", name, value), then restart\n');
-    return;
-  }
-  const ports = buildPorts(board);
-  ports.logger.log('info', 'agent booting', { service: board.serviceUrl, device: board.deviceKey });
-  // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
-  if (board.sntpHost !== undefined && Date.now() < EarliestValidUnixMs)
-    syncTime(board.sntpHost, ports.clock, ports.logger);
-  startAgent(board, ports);
+  boot({ list: [gnssFeature, modbusFeature], serial: boardSerial });
 }

@@ -4,14 +4,13 @@
  */
 import Preference from 'preference';
 import Resource from 'Resource';
-import type { Clock, HttpTransport, KeyValueStore, Logger, Pins, Serial, WebSocketFactory } from '../../src/ports.js';
+import type { Clock, HttpTransport, KeyValueStore, Logger, Pins, WebSocketFactory } from '../../src/ports.js';
 import { ModdableClock } from './clock.js';
 import type { BoardConfig } from './config.js';
 import { ModdableHttp } from './http.js';
-import { boardIo, type SerialPins } from './io.js';
+import { boardIo } from './io.js';
 import { TraceLogger } from './logger.js';
 import { ModdablePins } from './pins.js';
-import { ModdableSerial } from './serial.js';
 import { PreferenceStore, type PreferenceApi } from './store.js';
 import { ModdableWebSockets } from './websocket.js';
 
@@ -19,7 +18,6 @@ export interface ModdablePorts {
   clock: ModdableClock & Clock;
   logger: Logger;
   pins: Pins;
-  serial: Serial;
   http: HttpTransport;
   webSockets: WebSocketFactory;
   store: KeyValueStore;
@@ -56,15 +54,10 @@ export function secureOptions(board: BoardConfig): Record<string, unknown> {
 export function buildPorts(board: BoardConfig): ModdablePorts {
   const clock = new ModdableClock();
   const secure = secureOptions(board);
-  const io = boardIo();
-  const serialPins: Record<string, SerialPins> = {};
-  if (board.gnss !== undefined) serialPins[String(board.gnss.port)] = board.gnss.pins;
-  if (board.modbus !== undefined) serialPins[String(board.modbus.port)] = board.modbus.pins;
   return {
     clock,
     logger: new TraceLogger(board.logLevel),
-    pins: new ModdablePins(io, board.pwmHz),
-    serial: new ModdableSerial(io, clock, serialPins),
+    pins: new ModdablePins(boardIo(), board.pwmHz),
     http: new ModdableHttp(clock, undefined, secure),
     webSockets: new ModdableWebSockets(undefined, secure),
     store: new PreferenceStore(blobPreference, STORE_DOMAIN),

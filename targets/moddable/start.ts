@@ -1,8 +1,9 @@
 /**
  * Starts the agent core on the Moddable ports: pin channels through the board's
- * ECMA-419 pins, custom values through the application API, the GNSS receiver
- * and the Modbus RS-485 line on the UARTs the board configuration names, and the
- * hub client (desired values, properties) over the `websocket` module.
+ * ECMA-419 pins, custom values through the application API, the features the
+ * composition root links (feature.ts: the GNSS receiver and the Modbus RS-485
+ * line on the UARTs the board configuration names), and the hub client (desired
+ * values, properties) over the `websocket` module.
  * CAN channels have no provider here: ECMA-419 has no CAN class and the SDK no
  * TWAI module, so they report -EOPNOTSUPP (decisions 4), and the agent says so.
  */
@@ -10,12 +11,11 @@ import { Agent } from '../../src/agent/agent.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { toAgentError } from '../../src/errors.js';
-import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
-import { ModbusProvider } from '../../src/modbus/provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import type { BoardConfig } from './config.js';
+import { missingFeatures, type LinkedFeatures } from './feature.js';
 import type { ModdablePorts } from './ports.js';
 
 export interface RunningAgent {
@@ -24,24 +24,29 @@ export interface RunningAgent {
   custom: CustomChannels;
 }
 
-function providers(board: BoardConfig, ports: ModdablePorts, custom: CustomChannels): ChannelDriverProvider[] {
-  const { clock, logger, serial } = ports;
+function providers(
+  board: BoardConfig,
+  ports: ModdablePorts,
+  custom: CustomChannels,
+  features: LinkedFeatures | undefined,
+): ChannelDriverProvider[] {
   const list: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), custom];
-  if (board.gnss !== undefined) {
-    const port = { port: board.gnss.port, baudRate: board.gnss.baudRate };
-    list.push(new GnssLocationProvider({ serial, port, clock, logger }));
+  if (features !== undefined) {
+    const { clock, logger } = ports;
+    const featurePorts = { serial: features.serial(board, clock), clock, logger };
+    for (const feature of features.list) {
+      const provider = feature.provider(board, featurePorts);
+      if (provider !== undefined) list.push(provider);
+    }
   }
-  if (board.modbus !== undefined) {
-    const wiring =
-      board.modbus.directionPin === undefined
-        ? { port: board.modbus.port }
-        : { port: board.modbus.port, directionPin: board.modbus.directionPin };
-    list.push(new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: wiring } }));
-  }
+  for (const name of missingFeatures(board, features?.list ?? []))
+    ports.logger.log('warn', 'configured feature not in this firmware; its channels report -EOPNOTSUPP', {
+      feature: name,
+    });
   return list;
 }
 
-export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAgent {
+export function startAgent(board: BoardConfig, ports: ModdablePorts, features?: LinkedFeatures): RunningAgent {
   const logger = new RedactingLogger(ports.logger);
   logger.addSecret(board.token);
   const custom = new CustomChannels(logger);
@@ -51,7 +56,7 @@ export function startAgent(board: BoardConfig, ports: ModdablePorts): RunningAge
     store: ports.store,
     logger,
     service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
-    providers: providers(board, { ...ports, logger }, custom),
+    providers: providers(board, { ...ports, logger }, custom, features),
     // Bounds that fit the preference store (store.ts): a batch per value, the outbox in NVS.
     batch: { maxBytes: board.batchBytes },
     outbox: { maxBytes: board.outboxBytes },

@@ -24,6 +24,7 @@ const latin1 = (buffer) => Buffer.from(buffer).toString('latin1');
  * @param {{ wallMs: number }} options.clock the wall clock shared with the service (this run moves it)
  * @param {Map<string, object>} [options.flash] preferences kept from an earlier run (changed in place)
  * @param {number} [options.speed] most virtual ms per real ms
+ * @param {'full'|'pins'} [options.firmware] the composition root: main.ts or main-pins.ts
  */
 /** The live heap of an xsnap worker with nothing loaded: the baseline to subtract. */
 export async function emptyHeap() {
@@ -39,8 +40,8 @@ export async function emptyHeap() {
 }
 
 export class FirmwareRun {
-  constructor({ flavor, clock, flash = new Map(), speed = 20, capacity = 24 * 1024 }) {
-    Object.assign(this, { flavor, clock, flash, speed, capacity });
+  constructor({ flavor, clock, flash = new Map(), speed = 20, capacity = 24 * 1024, firmware = 'full' }) {
+    Object.assign(this, { flavor, clock, flash, speed, capacity, firmware });
     this.nowMs = 0;
     this.logs = [];
     this.results = [];
@@ -64,6 +65,7 @@ export class FirmwareRun {
       config,
       flash: Object.fromEntries(this.flash),
       capacity: this.capacity,
+      firmware: this.firmware,
     };
     await this.evaluate(`__fw.${prepareOnly ? 'prepare' : 'boot'}(${JSON.stringify(boot)})`);
   }

@@ -1,7 +1,7 @@
 // The firmware-on-XS scenarios against the local service (build/host-sim/service,
 // port 0, a database in a scratch folder): states arrive, desired round trip,
-// a 20 s outage, a boot while the service is down. They run in this order and
-// share the service and the first firmware run.
+// a 20 s outage, a boot while the service is down, the pins-only firmware. They
+// run in this order and share the service and the first firmware run.
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,6 +157,35 @@ export const scenarios = [
         );
         assert.ok(delivered, `nothing sampled offline arrived; log:\n${run.logs.slice(-30).join('\n')}`);
         assert.ok(await run.until(() => svc.hub.connectionCount() > 0, 60_000), 'the hub connects');
+        assertHealthy(run);
+      } finally {
+        await run.stop();
+        await svc.close();
+      }
+    },
+  ],
+  [
+    'the pins-only firmware (main-pins.ts) reports its pin channels and names the configured features it leaves out',
+    async () => {
+      svc = await service();
+      const run = new FirmwareRun({ flavor: 'lin', clock, firmware: 'pins' });
+      try {
+        const config = linConfig(manifest, { serviceUrl: svc.url, gnssPort: 2, modbusPort: 1 });
+        await run.start(false, config);
+        const found = await run.until(async () => {
+          const names = (await lastStates(svc.url)).map((s) => s.name);
+          return PIN_CHANNELS.every((c) => names.includes(`${c}.reported`)) && svc.hub.connectionCount() > 0;
+        }, 60_000);
+        assert.ok(found, `states or hub missing; log:\n${run.logs.slice(-30).join('\n')}`);
+        for (const feature of ['gnss', 'modbus'])
+          assert.ok(
+            run.logs.some((l) => l.includes('configured feature not in this firmware') && l.includes(feature)),
+            `no warning for ${feature}; log:\n${run.logs.join('\n')}`,
+          );
+        assert.ok(
+          run.logs.some((l) => l.includes('no provider for this channel type') && l.includes('modbus')),
+          `modbus channels not reported unsupported; log:\n${run.logs.join('\n')}`,
+        );
         assertHealthy(run);
       } finally {
         await run.stop();

@@ -9,6 +9,7 @@
 import { ModdableClock } from '../../../targets/moddable/clock.js';
 import { ModdableHttp } from '../../../targets/moddable/http.js';
 import main from '../../../targets/moddable/main.js';
+import mainPins from '../../../targets/moddable/main-pins.js';
 import { ModdableWebSockets } from '../../../targets/moddable/websocket.js';
 import { command, decoder, deliver, encoder, fromLatin1, step, time, type NetEvent } from './bridge.js';
 import { Request } from './fake-http.js';
@@ -22,6 +23,8 @@ interface BootOptions {
   /** Preferences kept from an earlier run: name -> { value } or { buffer } (latin1). */
   flash: Record<string, { value?: unknown; buffer?: string }>;
   capacity: number;
+  /** The composition root: main.ts (every feature) or main-pins.ts (no GNSS, no Modbus). */
+  firmware: 'full' | 'pins';
 }
 
 const g = globalThis as unknown as Record<string, unknown>;
@@ -64,7 +67,8 @@ g.__fw = {
       flash.entries.set(name, entry.buffer !== undefined ? fromLatin1(entry.buffer).buffer : entry.value);
     }
     install();
-    main();
+    if (options.firmware === 'pins') mainPins();
+    else main();
   },
   /** Like boot, without starting the agent: for single adapter calls. */
   prepare(options: BootOptions): void {

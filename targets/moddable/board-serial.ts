@@ -1,0 +1,17 @@
+/**
+ * The board's UARTs as the core's Serial port: ECMA-419 Serial on the pins the
+ * board configuration gives the GNSS receiver and the RS-485 line. Only a
+ * composition root that links a feature using a UART imports this module (and
+ * with it the Serial adapter, serial.ts).
+ */
+import type { Clock, Serial } from '../../src/ports.js';
+import type { BoardConfig } from './config.js';
+import { boardIo, type SerialPins } from './io.js';
+import { ModdableSerial } from './serial.js';
+
+export function boardSerial(board: BoardConfig, clock: Clock): Serial {
+  const pins: Record<string, SerialPins> = {};
+  if (board.gnss !== undefined) pins[String(board.gnss.port)] = board.gnss.pins;
+  if (board.modbus !== undefined) pins[String(board.modbus.port)] = board.modbus.pins;
+  return new ModdableSerial(boardIo(), clock, pins);
+}
