@@ -20,7 +20,6 @@ export const Errno = {
 } as const;
 
 export type ErrnoName = keyof typeof Errno;
-export type ErrnoValue = (typeof Errno)[ErrnoName];
 
 const names = new Map<number, string>(Object.entries(Errno).map(([k, v]) => [v, k]));
 

@@ -106,7 +106,6 @@ export const BusTypes = ['can', 'modbus'] as const;
 
 /** Location sub-channels (spec 2.6 location form; decisions 4). */
 export const LocationFields = ['lat', 'lon', 'alt', 'pdop', 'hdop', 'vdop', 'sats'] as const;
-export type LocationField = (typeof LocationFields)[number];
 
 /** State channel name suffixes (spec 2.6). */
 export const StateSide = { desired: '.desired', reported: '.reported' } as const;

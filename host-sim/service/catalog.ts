@@ -7,7 +7,6 @@
 import type { Aggregate, JsonObject as WireObject, LastAggregate } from './wire.js';
 import type { Fixture, PropertyValue } from './fixture.js';
 
-export type EntityKind = 'product' | 'location' | 'device';
 export interface Product {
   kind: 'product';
   uid: string;

@@ -137,7 +137,6 @@ export interface GnsSentence extends Common {
 }
 
 export type NmeaSentence = GgaSentence | RmcSentence | GllSentence | GsaSentence | GsvSentence | GnsSentence;
-export type SentenceType = NmeaSentence['type'];
 
 /** Empty sentence objects, one per type, for the parser to reuse. */
 export function newGga(): GgaSentence {
