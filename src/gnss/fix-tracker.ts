@@ -95,15 +95,15 @@ export class FixTracker {
   /** True when the current fix is valid (not lost; the age is checked by `ageMs`). */
   get valid(): boolean {
     if (this.stale || Number.isNaN(this.lat) || Number.isNaN(this.lon)) return false;
-    const r = this.rmcFlag;
-    const g = this.ggaFlag;
-    const n = this.gnsFlag;
-    const s = this.gsaFlag;
-    const l = this.gllFlag;
-    if (r === BAD || g === BAD || n === BAD || s === BAD || l === BAD) return false;
+    const rmc = this.rmcFlag;
+    const gga = this.ggaFlag;
+    const gns = this.gnsFlag;
+    const gsa = this.gsaFlag;
+    const gll = this.gllFlag;
+    if (rmc === BAD || gga === BAD || gns === BAD || gsa === BAD || gll === BAD) return false;
     // Fewer than 3 satellites used make no fix, unless a GSA of the epoch reports a 2D/3D fix.
-    if (this.satsFlag === BAD && s !== GOOD) return false;
-    return r === GOOD || g === GOOD || n === GOOD || s === GOOD || l === GOOD;
+    if (this.satsFlag === BAD && gsa !== GOOD) return false;
+    return rmc === GOOD || gga === GOOD || gns === GOOD || gsa === GOOD || gll === GOOD;
   }
 
   /** Milliseconds since the last valid fix on the monotonic clock; Infinity when none. */
