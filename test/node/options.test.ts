@@ -20,11 +20,11 @@ function failure(argv: string[], env: Record<string, string> = {}, readFile = no
 
 describe('node options', () => {
   it('reads flags, with defaults and the trailing slash removed', () => {
-    const o = parseOptions([...base, '--store=/tmp/s'], {}, noFile);
+    const o = parseOptions([...base, '--store=agent-store'], {}, noFile);
     assert.equal(o.service, 'http://127.0.0.1:8080');
     assert.equal(o.device, 'demo-001');
     assert.equal(o.token, 'secret-token');
-    assert.equal(o.store, '/tmp/s');
+    assert.equal(o.store, 'agent-store');
     assert.equal(o.values['scenario'], undefined);
     assert.equal(o.tokenOnCommandLine, true);
     assert.equal(o.logLevel, 'info');
