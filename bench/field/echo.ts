@@ -8,17 +8,13 @@
  * the 1 s batch timer like any record (the behaviour before prompt delivery).
  */
 import { startService } from '../../host-sim/service/index.js';
-import { Agent } from '../../src/agent/agent.js';
-import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
 import { HubAgentLink } from '../../src/signalr/agent-link.js';
-import { HubClient } from '../../src/signalr/hub-client.js';
 import { NodeClock } from '../../targets/node/clock.js';
-import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { FakeLogger } from '../../test/fakes/fake-logger.js';
-import { FakePins } from '../../test/fakes/fake-pins.js';
-import { FakeStore } from '../../test/fakes/fake-store.js';
 import { demo, demoFixture, FetchHttp } from '../../test/signalr/support/loopback.js';
+import { percentile } from '../stats.js';
+import { demoAgent, demoHub } from './demo-device.js';
 
 export interface EchoResult {
   samples: number;
@@ -47,33 +43,15 @@ class WatchingHttp implements HttpTransport {
   }
 }
 
-export function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 export async function measureEcho(samples: number, prompt: boolean): Promise<EchoResult> {
   const service = await startService({ fixture: demoFixture });
   const clock = new NodeClock();
   const logger = new FakeLogger();
   const http = new WatchingHttp();
-  const agent = new Agent({
-    clock,
-    http,
-    store: new FakeStore(),
-    logger,
-    service: { baseUrl: service.url, device: demo.deviceKey, token: demo.token },
-    providers: [new PinChannelProvider(new FakePins())],
-    batch: { prompt },
-  });
+  const context = { serviceUrl: service.url, clock, http, logger };
+  const agent = demoAgent(context, { batch: { prompt } });
   await agent.start();
-  const client = new HubClient({
-    baseUrl: service.url,
-    accessToken: () => demo.token,
-    http: new FetchHttp(),
-    sockets: new NodeWebSocketFactory(),
-    clock,
-    logger,
-  });
+  const client = demoHub({ ...context, http: new FetchHttp() });
   const link = new HubAgentLink(client, agent, logger, { deviceUid: demo.device });
   const connected = new Promise<void>((resolve) => client.onStateChange((k) => k === 'connected' && resolve()));
   client.start();

@@ -12,17 +12,12 @@
  * waits out its own back-off (full jitter, up to 60 s), as before.
  */
 import { startService, type RunningService } from '../../host-sim/service/index.js';
-import { Agent } from '../../src/agent/agent.js';
 import type { DesiredStateSink } from '../../src/agent/desired.js';
-import { PinChannelProvider } from '../../src/pins/provider.js';
 import { HubAgentLink } from '../../src/signalr/agent-link.js';
-import { HubClient } from '../../src/signalr/hub-client.js';
-import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { FakeLogger } from '../../test/fakes/fake-logger.js';
-import { FakePins } from '../../test/fakes/fake-pins.js';
-import { FakeStore } from '../../test/fakes/fake-store.js';
 import { demo, demoFixture, FetchHttp } from '../../test/signalr/support/loopback.js';
+import { demoAgent, demoHub } from './demo-device.js';
 
 const realTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -47,24 +42,11 @@ export async function outageTrial(retryAtOnce: boolean, outageMs = 60000): Promi
   const clock = new FakeClock(Date.now());
   const logger = new FakeLogger();
   const http = new FetchHttp();
-  const agent = new Agent({
-    clock,
-    http,
-    store: new FakeStore(),
-    logger,
-    service: { baseUrl: service.url, device: demo.deviceKey, token: demo.token },
-    providers: [new PinChannelProvider(new FakePins())],
-  });
+  const context = { serviceUrl: service.url, clock, http, logger };
+  const agent = demoAgent(context);
   if (!retryAtOnce) agent.client.onSuccess = undefined;
   await agent.start();
-  const hub = new HubClient({
-    baseUrl: service.url,
-    accessToken: () => demo.token,
-    http,
-    sockets: new NodeWebSocketFactory(),
-    clock,
-    logger,
-  });
+  const hub = demoHub(context);
   const sink: DesiredStateSink = retryAtOnce
     ? agent
     : {

@@ -16,6 +16,7 @@ import { FakeLogger } from '../../test/fakes/fake-logger.js';
 import { FakeStore } from '../../test/fakes/fake-store.js';
 import { demo, demoFixture, FetchHttp } from '../../test/signalr/support/loopback.js';
 import { WatchedPins } from '../../test/signalr/support/watched-pins.js';
+import { percentile } from '../stats.js';
 
 export interface LatencyResult {
   samples: number;
@@ -41,10 +42,6 @@ function recording(inner: WebSocketFactory, transcript: string[]): WebSocketFact
         },
       }),
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 export async function measureLatency(samples: number): Promise<LatencyResult> {

@@ -1,0 +1,6 @@
+/** Statistics the benches share. */
+
+/** The p-th percentile (0..100) of ascending `sorted` values, nearest rank; NaN when empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
