@@ -30,6 +30,15 @@ export async function runFleet(options: RunOptions): Promise<ReturnType<typeof s
     baselineHeapBytes: baseline.heapUsed,
     loopDelayMs: { p50: 0, p99: 0, max: 0 },
   };
+  /** CPU and wall time since the start, and the memory in use now. */
+  const measureUsage = (): void => {
+    const cpu = process.cpuUsage(cpu0);
+    usage.cpuS = (cpu.user + cpu.system) / 1e6;
+    usage.wallS = (performance.now() - wall0) / 1000;
+    const m = memoryUsage();
+    usage.runningRssBytes = m.rss;
+    usage.heapUsedBytes = m.heapUsed;
+  };
   const fleet: Fleet = new Fleet({
     ...options,
     onTick: (f, second) => {
@@ -37,12 +46,7 @@ export async function runFleet(options: RunOptions): Promise<ReturnType<typeof s
       if (rss > peakRss) peakRss = rss;
       if (second === Math.floor(options.durationS)) {
         // The end of sampling: every device running, nothing drained yet.
-        const cpu = process.cpuUsage(cpu0);
-        usage.cpuS = (cpu.user + cpu.system) / 1e6;
-        usage.wallS = (performance.now() - wall0) / 1000;
-        const m = memoryUsage();
-        usage.runningRssBytes = m.rss;
-        usage.heapUsedBytes = m.heapUsed;
+        measureUsage();
         loop.disable();
       }
       options.onTick?.(f, second);
@@ -56,13 +60,6 @@ export async function runFleet(options: RunOptions): Promise<ReturnType<typeof s
     max: Math.round(loop.max / 1e6),
   };
   usage.peakRssBytes = peakRss;
-  if (usage.wallS === 0) {
-    const cpu = process.cpuUsage(cpu0);
-    usage.cpuS = (cpu.user + cpu.system) / 1e6;
-    usage.wallS = (performance.now() - wall0) / 1000;
-    const m = memoryUsage();
-    usage.runningRssBytes = m.rss;
-    usage.heapUsedBytes = m.heapUsed;
-  }
+  if (usage.wallS === 0) measureUsage();
   return { ...summarize(fleet, result, usage, options.durationS), fleet };
 }
