@@ -13,25 +13,13 @@ import { join } from 'node:path';
 import { loadFixture, type Fixture } from '../../host-sim/service/index.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { demoFixture, pump, readStates, until, useE2eHarness } from './support/harness.js';
+import { expectedDoor } from './support/door.js';
 
 /**
  * The door toggles every 500 ms; it is scanned every 200 ms and reports each change. It is a
  * scenario signal because the simulated device drives its inputs afresh with each configuration.
  */
 const scenario = { channels: { door: { kind: 'toggle', periodMs: 500 }, window: { kind: 'constant', value: true } } };
-const toggling = (now: number): boolean => Math.floor(now / 500) % 2 === 1;
-
-function expectedDoor(fromMs: number, toMs: number): Array<[boolean, number]> {
-  const out: Array<[boolean, number]> = [];
-  let last: boolean | undefined;
-  for (let t = fromMs; t < toMs; t += 200) {
-    const v = toggling(t);
-    if (v !== last) out.push([v, t]);
-    last = v;
-  }
-  return out;
-}
-
 type Channels = Fixture['products'][number]['channels'];
 
 /** The demo fixture with its product's channel list passed through `edit`. */

@@ -7,21 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { pump, readStates, until, useE2eHarness } from './support/harness.js';
-
-/** The door toggles every 500 ms: scans every 200 ms report each change. */
-const toggling = (now: number): boolean => Math.floor(now / 500) % 2 === 1;
-
-/** Door values expected from scans at multiples of 200 in [fromMs, toMs). */
-function expectedDoor(fromMs: number, toMs: number): Array<[boolean, number]> {
-  const out: Array<[boolean, number]> = [];
-  let last: boolean | undefined;
-  for (let t = fromMs; t < toMs; t += 200) {
-    const v = toggling(t);
-    if (v !== last) out.push([v, t]);
-    last = v;
-  }
-  return out;
-}
+import { expectedDoor, toggling } from './support/door.js';
 
 describe('e2e: offline and restart', function () {
   this.timeout(60000);
