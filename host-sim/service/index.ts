@@ -4,7 +4,7 @@
  * of spec section 4 and the hub `properties` on one port. This is the
  * composition root; the CLI (`cli.ts`) and the tests call `startService`.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { addDeviceRoutes } from './api/devices.js';
@@ -15,7 +15,7 @@ import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
 import { serveDashboard } from '../dashboard/serve.js';
 import { createContext } from './context.js';
-import { ServiceError } from './errors.js';
+import { notFound, ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
 import { answerClientError } from './http/client-error.js';
 import { Router, type FallbackHandler } from './http/router.js';
@@ -69,7 +69,7 @@ export interface ServiceOptions {
   publicUrl?: string;
   /**
    * Serves every request outside `/api/`, `/hubs/` and `/openapi.json` (e.g. a
-   * dashboard at `/`); it owns the response. Default: those paths answer 404 problems.
+   * dashboard at `/`); it owns the response. Default: the dashboard's files, and 404 problems for the rest.
    */
   fallback?: FallbackHandler;
   /** Serve HTTPS and WSS with this certificate chain and key (PEM text; docs/tls.md). Default: plain HTTP. */
@@ -125,7 +125,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const scheme = options.tls === undefined ? 'http' : 'https';
   const server = options.tls === undefined ? createServer() : createTlsServer({ ...options.tls });
   const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const router = new Router(context.tokens, context.now, logError, options.fallback);
+  const router = new Router(context.tokens, context.now, logError, options.fallback ?? dashboardFallback);
   addDeviceRoutes(router, context);
   addProductRoutes(router, context);
   addRelationRoutes(router, context);
@@ -133,9 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   addStateRoutes(router, context);
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
-  // The dashboard answers its own paths unless the caller hands non-API paths to a fallback of its own.
-  const dashboard = options.fallback === undefined;
-  server.on('request', (req, res) => (dashboard && serveDashboard(req, res)) || void router.handle(req, res));
+  server.on('request', (req, res) => void router.handle(req, res));
   server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
   server.on('clientError', answerClientError);
 
@@ -175,4 +173,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       return closed;
     },
   };
+}
+
+/** The default for non-API paths: the dashboard's files (GET/HEAD), and a 404 problem for anything else. */
+function dashboardFallback(req: IncomingMessage, res: ServerResponse): void {
+  if (!serveDashboard(req, res)) throw notFound(`no route ${(req.url ?? '/').split('?')[0] ?? '/'}`);
 }
