@@ -4,10 +4,37 @@
 // reported through scaling, transmit events, batching, the outbox and a 200 OK
 // transport).
 //
+// What the meters count (xsnap 0.15's XS sources: xsnap-worker.c fxWriteOkay,
+// xsMemory.c). After each crank (one evaluate) xsnap reports `compute` (the
+// crank's computrons: one per bytecode XS ran (mxMeterOne), plus what array,
+// string, regexp and buffer builtins add for their own loops (mxMeterSome):
+// deterministic, the same on every machine),
+// `currentHeapCount` and `allocate`.
+// - A slot (txSlot) is XS's one fixed-size cell: a value, a property, an
+//   instance header, a closure variable, a promise's bookkeeping. 32 B on a
+//   64-bit host (pointer 8 + id/flag/kind 8 + value 16), 16 B on the ESP32
+//   (4 + 4 + 8). currentHeapCount counts slots in use: +1 at each new slot,
+//   reset to the live slots by every collection; so a crank that starts right
+//   after gc() and ends before the next collection shows exactly the slots it
+//   allocated.
+// - A chunk is a variable-size block in XS's chunk heap: string contents made
+//   at run time, ArrayBuffer data, array element storage (one slot per
+//   element), Map/Set tables, bigints, bytecode; 16 B of header here, 8 B on
+//   the ESP32. Chunks are bump-allocated and reclaimed by a compacting
+//   collection. xsnap has no chunk meter: `allocate` is the bytes the machine
+//   has reserved from the system (slot and chunk blocks), which moves only
+//   when a block is added. Chunk bytes per sample are therefore not printed
+//   (see docs/testing.md for why probing from JS cannot see xsnap's
+//   collections). Live chunk bytes are in the heap-per-channel figures below
+//   (from the size of an xsnap snapshot).
+//
 // Figures:
-// - computrons per sample on XS (deterministic: the same on every machine), and
-//   wall time per sample on XS (native xsnap here) and on Node;
-// - heap slots allocated per sample on XS (slots counted between two GCs);
+// - computrons per sample on XS, and wall time per sample on XS (native xsnap
+//   here) and on Node;
+// - per sample, per stage, with a baseline subtracted: slots allocated and
+//   computrons of the whole pipeline, of sampling+deciding, of encoding and
+//   batching, and of sending; the baseline is the same harness (same scan
+//   loop, same clock advance, same settling) with no agent, in its own worker;
 // - live heap after 1,000 samples and after 100,000 samples, after a full GC,
 //   on XS (slots and bytes) and on Node (heapUsed): growth must be ~0.
 // - heap per channel, steady inputs (transmit on change, nothing reported), for
@@ -29,7 +56,6 @@ const CHANNELS = 16;
 const SMALL_SCANS = 1_000 / CHANNELS; // 1,000 samples (62.5 -> 63 scans)
 const LARGE_SCANS = 100_000 / CHANNELS; // 100,000 samples
 const COMPUTE_SCANS = 1_000; // 16,000 samples
-const ALLOC_WINDOWS = 40; // one scan each, after a GC
 /** sizeof(txSlot): 32 bytes on a 64-bit host, 16 on the ESP32 (32-bit). */
 const SLOT_BYTES_HOST = 32;
 const SLOT_BYTES_ESP32 = 16;
@@ -56,25 +82,13 @@ try {
   await xs(`__bench.scans(${Math.ceil(SMALL_SCANS)}).then(() => __bench.drain())`);
   const afterSmall = await xs('gc()');
   const timed = await xs(`__bench.scans(${COMPUTE_SCANS})`);
-  // Slots allocated per scan: XS counts every new slot and resets the count to
-  // the live slots at each GC, so one scan right after a GC shows its allocation.
-  const windows = [];
-  for (let i = 0; i < ALLOC_WINDOWS; i++) {
-    const before = await xs('gc()');
-    const after = await xs('__bench.scans(1)');
-    windows.push(after.currentHeapCount - before.currentHeapCount);
-  }
-  const done = Math.ceil(SMALL_SCANS) + COMPUTE_SCANS + ALLOC_WINDOWS;
+  const done = Math.ceil(SMALL_SCANS) + COMPUTE_SCANS;
   await xs(`__bench.scans(${LARGE_SCANS - done}).then(() => __bench.drain())`);
   const afterLarge = await xs('gc()');
   const stats = await xsStats();
-  const clean = windows.filter((w) => w > 0);
-  const slotsPerSample = clean.reduce((a, b) => a + b, 0) / clean.length / CHANNELS;
   xsFigures = {
     computronsPerSample: Math.round(timed.compute / (COMPUTE_SCANS * CHANNELS)),
     usPerSample: +((1000 * timed.ms) / (COMPUTE_SCANS * CHANNELS)).toFixed(2),
-    slotsAllocatedPerSample: +slotsPerSample.toFixed(1),
-    allocationWindows: clean.length,
     liveSlotsAfter1k: afterSmall.currentHeapCount,
     liveSlotsAfter100k: afterLarge.currentHeapCount,
     liveSlotGrowth: afterLarge.currentHeapCount - afterSmall.currentHeapCount,
@@ -87,6 +101,86 @@ try {
 } finally {
   await worker.close().catch(() => undefined);
 }
+
+// --- Per sample, per stage, xsnap's and the harness's share subtracted -------
+// Each mode in a fresh worker (bench/xs/pipeline.ts): `harness` (the scan loop alone, no agent),
+// `decide` (read, scale, decide; nothing reported), `full`. The agent sends one batch a second, so a
+// cycle is 10 scans: 9 quiet ones (window Q), then the one that sends (window T). Every window is one
+// crank right after a GC, so its slot count is exactly what it allocated (XS counts each new slot and
+// resets the count to the live slots at a GC); computrons are the crank's own.
+const CYCLE_SCANS = 10;
+const CYCLES = 5;
+
+async function xsStages(mode) {
+  const w = await startXs({ name: `bench-xs-${mode}` });
+  const meter = async (source) => (await w.evaluate(source)).meterUsage;
+  const stats = async () => {
+    const { reply } = await w.evaluate('const s = JSON.stringify(__bench.stats()); new TextEncoder().encode(s).buffer');
+    return JSON.parse(new TextDecoder().decode(reply));
+  };
+  const window = async (scans) => {
+    const before = await meter('gc()');
+    const s0 = await stats();
+    const after = await meter(`__bench.scans(${scans})`);
+    const s1 = await stats();
+    const slots = after.currentHeapCount - before.currentHeapCount;
+    if (slots <= 0) throw new Error(`bench:xs ${mode}: a collection ran inside a window (${slots} slots)`);
+    return { slots, compute: after.compute, writes: s1.writes - s0.writes, sent: s1.sent - s0.sent };
+  };
+  try {
+    await meter(code);
+    await meter(`__bench.setup(${CHANNELS}, false, '${mode}')`);
+    await meter('__bench.scans(30).then(() => __bench.drain())');
+    if (mode === 'full') {
+      // Align on the scan that sends: after it, 9 quiet scans, then the next send.
+      let aligned = false;
+      for (let i = 0; i < 2 * CYCLE_SCANS && !aligned; i++) aligned = (await window(1)).writes === 1;
+      if (!aligned) throw new Error('bench:xs full: no batch sent in 20 scans');
+    }
+    const sum = { q: { slots: 0, compute: 0 }, t: { slots: 0, compute: 0 }, sent: 0 };
+    for (let c = 0; c < CYCLES; c++) {
+      const q = await window(CYCLE_SCANS - 1);
+      const t = await window(1);
+      const want = mode === 'full' ? 1 : 0;
+      if (q.writes !== 0 || t.writes !== want)
+        throw new Error(`bench:xs ${mode}: cycle ${c} wrote ${q.writes} + ${t.writes} batches, expected 0 + ${want}`);
+      for (const k of ['slots', 'compute']) {
+        sum.q[k] += q[k];
+        sum.t[k] += t[k];
+      }
+      sum.sent += q.sent + t.sent;
+    }
+    return { ...sum, cycles: CYCLES };
+  } finally {
+    await w.close().catch(() => undefined);
+  }
+}
+
+const stageRuns = {};
+for (const mode of ['harness', 'decide', 'full']) stageRuns[mode] = await xsStages(mode);
+const SAMPLES_PER_CYCLE = CYCLE_SCANS * CHANNELS;
+/** Per sample: a mode's whole cycle, or full's quiet scans alone. */
+const perSample = (mode, k) => (stageRuns[mode].q[k] + stageRuns[mode].t[k]) / (CYCLES * SAMPLES_PER_CYCLE);
+const quietPerSample = (k) => stageRuns.full.q[k] / (CYCLES * (CYCLE_SCANS - 1) * CHANNELS);
+const stages = {};
+for (const k of ['slots', 'compute']) {
+  const harness = perSample('harness', k);
+  const decide = perSample('decide', k);
+  const full = perSample('full', k);
+  const quiet = quietPerSample(k);
+  // The sending scan's excess over a quiet scan, spread over the cycle's samples (one batch each).
+  const send = (stageRuns.full.t[k] / CYCLES - stageRuns.full.q[k] / (CYCLES * (CYCLE_SCANS - 1))) / SAMPLES_PER_CYCLE;
+  const round = (v) => +v.toFixed(2);
+  stages[k] = {
+    gross: round(full),
+    harness: round(harness),
+    net: round(full - harness),
+    sampleDecide: round(decide - harness),
+    encode: round(quiet - decide),
+    send: round(send),
+  };
+}
+const recordsPerBatch = stageRuns.full.sent / CYCLES;
 
 // --- Heap per channel, steady inputs ----------------------------------------
 const HEAP_CHANNELS = [0, 8, 32, 128];
@@ -190,8 +284,22 @@ const nodeFigures = {
 const x = xsFigures;
 console.log(`core pipeline, ${CHANNELS} analog channels, every sample reported (bench/xs/pipeline.ts)`);
 console.log(`XS  : ${x.computronsPerSample} computrons/sample, ${x.usPerSample} us/sample (native xsnap on this host)`);
+const sl = stages.slots;
+const cp = stages.compute;
 console.log(
-  `XS  : ${x.slotsAllocatedPerSample} heap slots allocated per sample (${(x.slotsAllocatedPerSample * SLOT_BYTES_ESP32).toFixed(0)} B on ESP32, ${(x.slotsAllocatedPerSample * SLOT_BYTES_HOST).toFixed(0)} B here), collected`,
+  `XS  : per sample, over ${CYCLES} cycles of ${CYCLE_SCANS} scans (${recordsPerBatch} records per batch), ` +
+    `the harness's share (xsnap + the scan loop, no agent) subtracted:`,
+);
+console.log(
+  `XS  :   slots allocated ${sl.net} (${(sl.net * SLOT_BYTES_ESP32).toFixed(0)} B on ESP32, ${(sl.net * SLOT_BYTES_HOST).toFixed(0)} B here; ` +
+    `gross ${sl.gross}, harness ${sl.harness}) = sample+decide ${sl.sampleDecide} + encode+batch ${sl.encode} + send ${sl.send}`,
+);
+console.log(
+  `XS  :   computrons ${cp.net} (gross ${cp.gross}, harness ${cp.harness}) = sample+decide ${cp.sampleDecide} + ` +
+    `encode+batch ${cp.encode} + send ${cp.send}`,
+);
+console.log(
+  'XS  :   chunk bytes (strings, buffers) per sample: not measured (xsnap has no chunk meter; see the header)',
 );
 console.log(
   `XS  : live heap after 1,000 samples ${x.liveSlotsAfter1k} slots, after 100,000 ${x.liveSlotsAfter100k} slots: growth ${x.liveSlotGrowth} slots (${x.liveSlotGrowth * SLOT_BYTES_ESP32} B on ESP32)`,
@@ -219,6 +327,7 @@ console.log(
     garbageSlotsPerSteadySample,
     channels: CHANNELS,
     xs: { ...x, stats: undefined },
+    perSample: { ...stages, recordsPerBatch, cycles: CYCLES, cycleScans: CYCLE_SCANS },
     node: { ...nodeFigures, stats: undefined },
     heapPerChannel: heap,
   }),

@@ -5,6 +5,13 @@
  * state record, batches it, appends it to the outbox (persisted through the
  * store port) and sends it over a transport that answers 200 at once.
  *
+ * Modes (bench.setup's third argument), for the per-stage split of bench/xs.mjs:
+ * - `full`: the whole pipeline above;
+ * - `decide`: the same agent and channels, each with a `delta` transmit event that the moving inputs
+ *   never reach: every sample is read, scaled and decided, none after the first is reported;
+ * - `harness`: no agent at all: the same scan loop (inputs moved, clock advanced, microtasks settled),
+ *   the baseline that xsnap's and the bench's own allocation and compute are measured by.
+ *
  * It runs unchanged on XS (xsnap) and on Node; it installs `globalThis.__bench`.
  * The fakes here keep nothing per request, so memory growth is the core's own;
  * the pins are shaped like the firmware's adapter (a class instance per pin).
@@ -35,13 +42,19 @@ export const SCAN_MS = 100;
 let channelCount = CHANNELS;
 /** Steady inputs: values do not move, and `change` events report nothing (the heap-per-channel figures). */
 let steady = false;
+export type BenchMode = 'full' | 'decide' | 'harness';
+let mode: BenchMode = 'full';
+/** A `delta` no scaled value reaches (inputs span -5..36): decided every scan, never reported. */
+const NEVER_REPORTED = { type: 'delta', minimalChange: 1e6 };
 
 /** Answers the configuration, and 200 to every write; counts, keeps nothing. */
 class SinkHttp implements HttpTransport {
+  requests = 0;
   writes = 0;
   bytes = 0;
   constructor(private readonly channels: string) {}
   request(request: HttpRequest): Promise<HttpResponse> {
+    this.requests++;
     const path = request.url.replace(/^[a-z]+:\/\/[^/]+/, '').split('?')[0];
     if (request.method === 'POST') {
       this.writes++;
@@ -110,7 +123,7 @@ function channelList(): string {
       scanInterval: SCAN_MS,
       scaleGain: 0.01,
       scaleOffset: -5,
-      transmitEvents: steady ? [{ type: 'change' }] : [],
+      transmitEvents: steady ? [{ type: 'change' }] : mode === 'decide' ? [NEVER_REPORTED] : [],
     });
   }
   return JSON.stringify({ buses: [], channels });
@@ -131,17 +144,19 @@ function moveInputs(): void {
   for (let i = 0; i < channelCount; i++) pins.levels[i] = (round * 37 + i * 101) % 4096;
 }
 
-function running(): Agent {
-  if (agent === undefined) throw new Error('bench.setup first');
-  return agent;
-}
-
 export const bench = {
-  /** Starts the agent on `channels` analog channels and lets it read its configuration. */
-  async setup(channels = CHANNELS, steadyInputs = false): Promise<void> {
+  /** Starts the agent on `channels` analog channels and lets it read its configuration (`harness`: no agent). */
+  async setup(channels = CHANNELS, steadyInputs = false, benchMode: BenchMode = 'full'): Promise<void> {
     channelCount = channels;
     steady = steadyInputs;
+    mode = benchMode;
     http = new SinkHttp(channelList());
+    agent = undefined;
+    if (mode === 'harness') {
+      moveInputs();
+      await clock.advanceAsync(0);
+      return;
+    }
     agent = new Agent({
       clock,
       http,
@@ -168,11 +183,12 @@ export const bench = {
   },
   /** What went through, to check the bench measured real work. */
   stats(): Record<string, number> {
-    const c = running().counters;
+    const c = agent?.counters ?? { sampled: 0, reported: 0, sent: 0, queued: 0, dropped: 0 };
     return {
       sampled: c.sampled,
       reported: c.reported,
       sent: c.sent,
+      requests: http.requests,
       writes: http.writes,
       wireBytes: http.bytes,
       queued: c.queued,
