@@ -47,7 +47,7 @@
 import { createContext, runInThisContext, runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleScript } from '../test/xs/run.mjs';
 import { startXs } from '../test/xs/xsnap.mjs';
 
@@ -280,6 +280,46 @@ const nodeFigures = {
   stats: bench.stats(),
 };
 
+// --- Flash: store writes per record delivered, XS beside Node ----------------
+// bench:field's scenario (bench/field/flash.ts through bench/xs/flash.ts): the core's Batcher and
+// Outbox over a store port that counts bytes and writes, online and during outages. XS runs the bundle
+// in xsnap; Node runs bench:field's own build of the same modules. Same core code: every figure must
+// agree, or the bench fails.
+const flashCode = await bundleScript([join(root, 'bench', 'xs', 'flash.ts')]);
+const flashWorker = await startXs({ name: 'bench-xs-flash' });
+let xsFlash;
+let flashComputrons;
+try {
+  await flashWorker.evaluate(flashCode);
+  const { reply, meterUsage } = await flashWorker.evaluate(
+    'const s = JSON.stringify(__flash.runs()); new TextEncoder().encode(s).buffer',
+  );
+  xsFlash = JSON.parse(new TextDecoder().decode(reply));
+  flashComputrons = meterUsage.compute;
+} finally {
+  await flashWorker.close().catch(() => undefined);
+}
+const nodeFlashModule = join(root, 'build', 'bench', 'xs', 'flash.js');
+const { flash: nodeFlashBench } = await import(pathToFileURL(nodeFlashModule).href);
+const nodeFlash = nodeFlashBench.runs();
+/** Writes (sets) per hour of the run, the drain after an outage included. */
+const perHour = (f, seconds) => +((f.sets * 3600) / seconds).toFixed(1);
+const flashFigures = {};
+const flashDisagree = [];
+for (const [i, xsRow] of xsFlash.entries()) {
+  const nodeRow = nodeFlash[i];
+  const row = { seconds: xsRow.seconds };
+  for (const kind of ['ring', 'writeThrough']) {
+    const [a, b] = [xsRow[kind], nodeRow[kind]];
+    if (JSON.stringify(a) !== JSON.stringify(b)) flashDisagree.push(`${xsRow.name} ${kind}`);
+    row[kind] = {
+      xs: { ...a, writesPerHour: perHour(a, xsRow.seconds) },
+      node: { ...b, writesPerHour: perHour(b, nodeRow.seconds) },
+    };
+  }
+  flashFigures[xsRow.name] = row;
+}
+
 // --- Report ------------------------------------------------------------------
 const x = xsFigures;
 console.log(`core pipeline, ${CHANNELS} analog channels, every sample reported (bench/xs/pipeline.ts)`);
@@ -322,6 +362,29 @@ for (const [n, h] of Object.entries(heap)) {
 console.log(
   `XS  : garbage per steady sample (slope ${fewest} to ${most} channels): ${garbageSlotsPerSteadySample} slots`,
 );
+const ratio = (a, b) => (b === 0 ? (a === 0 ? '1.00' : 'inf') : (a / b).toFixed(2));
+console.log(
+  `flash (bench/xs/flash.ts = bench:field's scenario): store bytes written per record delivered, 8 channels at 1 Hz; ` +
+    `XS beside Node (same core code), ratio XS / Node; ${flashComputrons} computrons on XS for all runs`,
+);
+for (const [name, row] of Object.entries(flashFigures)) {
+  for (const kind of ['ring', 'writeThrough']) {
+    const { xs: a, node: b } = row[kind];
+    console.log(
+      `${name.padEnd(12)} ${kind === 'ring' ? 'ring outbox ' : 'write-thru  '}: XS ${a.bytesPerRecord} B/record, ` +
+        `${a.sets} writes (${a.writesPerHour}/h), ${a.deletes} deletes, ${a.keysUsed} keys, ${a.records} records | ` +
+        `Node ${b.bytesPerRecord} B/record, ${b.sets} writes (${b.writesPerHour}/h), ${b.deletes} deletes, ` +
+        `${b.keysUsed} keys, ${b.records} records | ratio ${ratio(a.bytesPerRecord, b.bytesPerRecord)}x B/record, ` +
+        `${ratio(a.sets, b.sets)}x writes`,
+    );
+  }
+}
+if (flashDisagree.length > 0) {
+  console.log(
+    `flash: XS and Node DISAGREE on ${flashDisagree.join(', ')} (the same core code must give the same figures)`,
+  );
+  process.exitCode = 1;
+}
 console.log(
   JSON.stringify({
     garbageSlotsPerSteadySample,
@@ -330,5 +393,7 @@ console.log(
     perSample: { ...stages, recordsPerBatch, cycles: CYCLES, cycleScans: CYCLE_SCANS },
     node: { ...nodeFigures, stats: undefined },
     heapPerChannel: heap,
+    flash: flashFigures,
+    flashAgree: flashDisagree.length === 0,
   }),
 );
