@@ -43,6 +43,11 @@
 //   channel after a GC, live bytes per channel (the size of an xsnap snapshot:
 //   slots and chunks), and slots allocated per steady sample (garbage). The
 //   peer is the same bundle on Node (heapUsed per channel, fresh vm context).
+// - flash: store bytes written per record delivered, writes, deletes, keys and
+//   writes per hour, online and during 10 and 40 min outages, for the ring
+//   outbox and bench:field's write-through peer: on XS (bench/xs/flash.ts in
+//   xsnap) beside Node (bench:field's build of the same modules), with the
+//   ratio; they must agree (the bench exits 1 if not).
 // Last line: one JSON object of the figures.
 import { createContext, runInThisContext, runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
