@@ -21,20 +21,19 @@
 //   at run time, ArrayBuffer data, array element storage (one slot per
 //   element), Map/Set tables, bigints, bytecode; 16 B of header here, 8 B on
 //   the ESP32. Chunks are bump-allocated and reclaimed by a compacting
-//   collection. xsnap has no chunk meter: `allocate` is the bytes the machine
-//   has reserved from the system (slot and chunk blocks), which moves only
-//   when a block is added. Chunk bytes per sample are therefore not printed
-//   (see docs/testing.md for why probing from JS cannot see xsnap's
-//   collections). Live chunk bytes are in the heap-per-channel figures below
-//   (from the size of an xsnap snapshot).
+//   collection. xsnap has no chunk meter (`allocate` is the bytes reserved
+//   from the system, which moves only when a block is added), so
+//   bench/xs/chunks.mjs reads the chunk heap's free room from outside, by
+//   bisection over deterministic replays, calibrated on known allocations.
 //
 // Figures:
 // - computrons per sample on XS, and wall time per sample on XS (native xsnap
 //   here) and on Node;
-// - per sample, per stage, with a baseline subtracted: slots allocated and
-//   computrons of the whole pipeline, of sampling+deciding, of encoding and
-//   batching, and of sending; the baseline is the same harness (same scan
-//   loop, same clock advance, same settling) with no agent, in its own worker;
+// - per sample, per stage, with a baseline subtracted (bench/xs/stages.mjs):
+//   slots allocated, computrons and chunk bytes allocated, for the whole
+//   pipeline, sampling+deciding, encoding+batching and sending; the baseline is
+//   the same harness (same scan loop, same clock advance, same settling) with
+//   no agent, in its own worker;
 // - live heap after 1,000 samples and after 100,000 samples, after a full GC,
 //   on XS (slots and bytes) and on Node (heapUsed): growth must be ~0.
 // - heap per channel, steady inputs (transmit on change, nothing reported), for
@@ -43,18 +42,19 @@
 //   channel after a GC, live bytes per channel (the size of an xsnap snapshot:
 //   slots and chunks), and slots allocated per steady sample (garbage). The
 //   peer is the same bundle on Node (heapUsed per channel, fresh vm context).
-// - flash: store bytes written per record delivered, writes, deletes, keys and
-//   writes per hour, online and during 10 and 40 min outages, for the ring
-//   outbox and bench:field's write-through peer: on XS (bench/xs/flash.ts in
-//   xsnap) beside Node (bench:field's build of the same modules), with the
-//   ratio; they must agree (the bench exits 1 if not).
+// - flash (bench/xs/flash-compare.mjs): store bytes written per record
+//   delivered, writes, deletes, keys and writes per hour, online and during 10
+//   and 40 min outages, ring outbox and bench:field's write-through peer, on XS
+//   beside Node with the ratio; they must agree (the bench exits 1 if not).
 // Last line: one JSON object of the figures.
 import { createContext, runInThisContext, runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../test/xs/run.mjs';
 import { startXs } from '../test/xs/xsnap.mjs';
+import { compareFlash, printFlash } from './xs/flash-compare.mjs';
+import { measureStages, printStages } from './xs/stages.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CHANNELS = 16;
@@ -107,85 +107,8 @@ try {
   await worker.close().catch(() => undefined);
 }
 
-// --- Per sample, per stage, xsnap's and the harness's share subtracted -------
-// Each mode in a fresh worker (bench/xs/pipeline.ts): `harness` (the scan loop alone, no agent),
-// `decide` (read, scale, decide; nothing reported), `full`. The agent sends one batch a second, so a
-// cycle is 10 scans: 9 quiet ones (window Q), then the one that sends (window T). Every window is one
-// crank right after a GC, so its slot count is exactly what it allocated (XS counts each new slot and
-// resets the count to the live slots at a GC); computrons are the crank's own.
-const CYCLE_SCANS = 10;
-const CYCLES = 5;
-
-async function xsStages(mode) {
-  const w = await startXs({ name: `bench-xs-${mode}` });
-  const meter = async (source) => (await w.evaluate(source)).meterUsage;
-  const stats = async () => {
-    const { reply } = await w.evaluate('const s = JSON.stringify(__bench.stats()); new TextEncoder().encode(s).buffer');
-    return JSON.parse(new TextDecoder().decode(reply));
-  };
-  const window = async (scans) => {
-    const before = await meter('gc()');
-    const s0 = await stats();
-    const after = await meter(`__bench.scans(${scans})`);
-    const s1 = await stats();
-    const slots = after.currentHeapCount - before.currentHeapCount;
-    if (slots <= 0) throw new Error(`bench:xs ${mode}: a collection ran inside a window (${slots} slots)`);
-    return { slots, compute: after.compute, writes: s1.writes - s0.writes, sent: s1.sent - s0.sent };
-  };
-  try {
-    await meter(code);
-    await meter(`__bench.setup(${CHANNELS}, false, '${mode}')`);
-    await meter('__bench.scans(30).then(() => __bench.drain())');
-    if (mode === 'full') {
-      // Align on the scan that sends: after it, 9 quiet scans, then the next send.
-      let aligned = false;
-      for (let i = 0; i < 2 * CYCLE_SCANS && !aligned; i++) aligned = (await window(1)).writes === 1;
-      if (!aligned) throw new Error('bench:xs full: no batch sent in 20 scans');
-    }
-    const sum = { q: { slots: 0, compute: 0 }, t: { slots: 0, compute: 0 }, sent: 0 };
-    for (let c = 0; c < CYCLES; c++) {
-      const q = await window(CYCLE_SCANS - 1);
-      const t = await window(1);
-      const want = mode === 'full' ? 1 : 0;
-      if (q.writes !== 0 || t.writes !== want)
-        throw new Error(`bench:xs ${mode}: cycle ${c} wrote ${q.writes} + ${t.writes} batches, expected 0 + ${want}`);
-      for (const k of ['slots', 'compute']) {
-        sum.q[k] += q[k];
-        sum.t[k] += t[k];
-      }
-      sum.sent += q.sent + t.sent;
-    }
-    return { ...sum, cycles: CYCLES };
-  } finally {
-    await w.close().catch(() => undefined);
-  }
-}
-
-const stageRuns = {};
-for (const mode of ['harness', 'decide', 'full']) stageRuns[mode] = await xsStages(mode);
-const SAMPLES_PER_CYCLE = CYCLE_SCANS * CHANNELS;
-/** Per sample: a mode's whole cycle, or full's quiet scans alone. */
-const perSample = (mode, k) => (stageRuns[mode].q[k] + stageRuns[mode].t[k]) / (CYCLES * SAMPLES_PER_CYCLE);
-const quietPerSample = (k) => stageRuns.full.q[k] / (CYCLES * (CYCLE_SCANS - 1) * CHANNELS);
-const stages = {};
-for (const k of ['slots', 'compute']) {
-  const harness = perSample('harness', k);
-  const decide = perSample('decide', k);
-  const full = perSample('full', k);
-  const quiet = quietPerSample(k);
-  // The sending scan's excess over a quiet scan, spread over the cycle's samples (one batch each).
-  const send = (stageRuns.full.t[k] / CYCLES - stageRuns.full.q[k] / (CYCLES * (CYCLE_SCANS - 1))) / SAMPLES_PER_CYCLE;
-  const round = (v) => +v.toFixed(2);
-  stages[k] = {
-    gross: round(full),
-    harness: round(harness),
-    net: round(full - harness),
-    sampleDecide: round(decide - harness),
-    encode: round(quiet - decide),
-    send: round(send),
-  };
-}
-const recordsPerBatch = stageRuns.full.sent / CYCLES;
+// --- Per sample, per stage, the harness's share subtracted (bench/xs/stages.mjs) -
+const stages = await measureStages(code, CHANNELS);
 
 // --- Heap per channel, steady inputs ----------------------------------------
 const HEAP_CHANNELS = [0, 8, 32, 128];
@@ -285,67 +208,14 @@ const nodeFigures = {
   stats: bench.stats(),
 };
 
-// --- Flash: store writes per record delivered, XS beside Node ----------------
-// bench:field's scenario (bench/field/flash.ts through bench/xs/flash.ts): the core's Batcher and
-// Outbox over a store port that counts bytes and writes, online and during outages. XS runs the bundle
-// in xsnap; Node runs bench:field's own build of the same modules. Same core code: every figure must
-// agree, or the bench fails.
-const flashCode = await bundleScript([join(root, 'bench', 'xs', 'flash.ts')]);
-const flashWorker = await startXs({ name: 'bench-xs-flash' });
-let xsFlash;
-let flashComputrons;
-try {
-  await flashWorker.evaluate(flashCode);
-  const { reply, meterUsage } = await flashWorker.evaluate(
-    'const s = JSON.stringify(__flash.runs()); new TextEncoder().encode(s).buffer',
-  );
-  xsFlash = JSON.parse(new TextDecoder().decode(reply));
-  flashComputrons = meterUsage.compute;
-} finally {
-  await flashWorker.close().catch(() => undefined);
-}
-const nodeFlashModule = join(root, 'build', 'bench', 'xs', 'flash.js');
-const { flash: nodeFlashBench } = await import(pathToFileURL(nodeFlashModule).href);
-const nodeFlash = nodeFlashBench.runs();
-/** Writes (sets) per hour of the run, the drain after an outage included. */
-const perHour = (f, seconds) => +((f.sets * 3600) / seconds).toFixed(1);
-const flashFigures = {};
-const flashDisagree = [];
-for (const [i, xsRow] of xsFlash.entries()) {
-  const nodeRow = nodeFlash[i];
-  const row = { seconds: xsRow.seconds };
-  for (const kind of ['ring', 'writeThrough']) {
-    const [a, b] = [xsRow[kind], nodeRow[kind]];
-    if (JSON.stringify(a) !== JSON.stringify(b)) flashDisagree.push(`${xsRow.name} ${kind}`);
-    row[kind] = {
-      xs: { ...a, writesPerHour: perHour(a, xsRow.seconds) },
-      node: { ...b, writesPerHour: perHour(b, nodeRow.seconds) },
-    };
-  }
-  flashFigures[xsRow.name] = row;
-}
+// --- Flash: store writes per record delivered, XS beside Node (bench/xs/flash-compare.mjs) -
+const flash = await compareFlash(root);
 
 // --- Report ------------------------------------------------------------------
 const x = xsFigures;
 console.log(`core pipeline, ${CHANNELS} analog channels, every sample reported (bench/xs/pipeline.ts)`);
 console.log(`XS  : ${x.computronsPerSample} computrons/sample, ${x.usPerSample} us/sample (native xsnap on this host)`);
-const sl = stages.slots;
-const cp = stages.compute;
-console.log(
-  `XS  : per sample, over ${CYCLES} cycles of ${CYCLE_SCANS} scans (${recordsPerBatch} records per batch), ` +
-    `the harness's share (xsnap + the scan loop, no agent) subtracted:`,
-);
-console.log(
-  `XS  :   slots allocated ${sl.net} (${(sl.net * SLOT_BYTES_ESP32).toFixed(0)} B on ESP32, ${(sl.net * SLOT_BYTES_HOST).toFixed(0)} B here; ` +
-    `gross ${sl.gross}, harness ${sl.harness}) = sample+decide ${sl.sampleDecide} + encode+batch ${sl.encode} + send ${sl.send}`,
-);
-console.log(
-  `XS  :   computrons ${cp.net} (gross ${cp.gross}, harness ${cp.harness}) = sample+decide ${cp.sampleDecide} + ` +
-    `encode+batch ${cp.encode} + send ${cp.send}`,
-);
-console.log(
-  'XS  :   chunk bytes (strings, buffers) per sample: not measured (xsnap has no chunk meter; see the header)',
-);
+printStages(stages, SLOT_BYTES_ESP32, SLOT_BYTES_HOST);
 console.log(
   `XS  : live heap after 1,000 samples ${x.liveSlotsAfter1k} slots, after 100,000 ${x.liveSlotsAfter100k} slots: growth ${x.liveSlotGrowth} slots (${x.liveSlotGrowth * SLOT_BYTES_ESP32} B on ESP32)`,
 );
@@ -367,38 +237,15 @@ for (const [n, h] of Object.entries(heap)) {
 console.log(
   `XS  : garbage per steady sample (slope ${fewest} to ${most} channels): ${garbageSlotsPerSteadySample} slots`,
 );
-const ratio = (a, b) => (b === 0 ? (a === 0 ? '1.00' : 'inf') : (a / b).toFixed(2));
-console.log(
-  `flash (bench/xs/flash.ts = bench:field's scenario): store bytes written per record delivered, 8 channels at 1 Hz; ` +
-    `XS beside Node (same core code), ratio XS / Node; ${flashComputrons} computrons on XS for all runs`,
-);
-for (const [name, row] of Object.entries(flashFigures)) {
-  for (const kind of ['ring', 'writeThrough']) {
-    const { xs: a, node: b } = row[kind];
-    console.log(
-      `${name.padEnd(12)} ${kind === 'ring' ? 'ring outbox ' : 'write-thru  '}: XS ${a.bytesPerRecord} B/record, ` +
-        `${a.sets} writes (${a.writesPerHour}/h), ${a.deletes} deletes, ${a.keysUsed} keys, ${a.records} records | ` +
-        `Node ${b.bytesPerRecord} B/record, ${b.sets} writes (${b.writesPerHour}/h), ${b.deletes} deletes, ` +
-        `${b.keysUsed} keys, ${b.records} records | ratio ${ratio(a.bytesPerRecord, b.bytesPerRecord)}x B/record, ` +
-        `${ratio(a.sets, b.sets)}x writes`,
-    );
-  }
-}
-if (flashDisagree.length > 0) {
-  console.log(
-    `flash: XS and Node DISAGREE on ${flashDisagree.join(', ')} (the same core code must give the same figures)`,
-  );
-  process.exitCode = 1;
-}
+printFlash(flash);
 console.log(
   JSON.stringify({
     garbageSlotsPerSteadySample,
     channels: CHANNELS,
     xs: { ...x, stats: undefined },
-    perSample: { ...stages, recordsPerBatch, cycles: CYCLES, cycleScans: CYCLE_SCANS },
+    perSample: stages,
     node: { ...nodeFigures, stats: undefined },
     heapPerChannel: heap,
-    flash: flashFigures,
-    flashAgree: flashDisagree.length === 0,
+    flash: { runs: flash.runs, agree: flash.agree, computrons: flash.computrons },
   }),
 );
