@@ -11,6 +11,9 @@
 // collection destroys what we measure, so each probe runs in a fresh worker that replays the same
 // deterministic steps (bundle, setup, warm-up, gc(), the window); a bisection on n finds the headroom
 // to 8 B. The window's chunk bytes = headroom after an empty window - headroom after the window.
+// Limits: a window must allocate well under the free room (about 31 MiB after the bench's setup; a
+// 50-scan window allocates about 1 MiB), or a collection inside it would hide its garbage; the figures
+// are for a 64-bit host (16 B chunk headers, 32 B per array element). About 20 replays per window.
 import { startXs } from '../../test/xs/xsnap.mjs';
 
 const PROBE =
