@@ -18,13 +18,19 @@ interface Newest {
   sorted: string[] | undefined;
 }
 
-function encode(p: Point): [string, number | string] {
-  if (p.error !== undefined) return ['e', p.error];
+/** The one-letter type tag of a point's stored column `v`. */
+function tagOf(p: Point): string {
+  if (p.error !== undefined) return 'e';
   const v = p.value;
-  if (typeof v === 'number') return ['n', v];
-  if (typeof v === 'string') return ['s', v];
-  if (typeof v === 'boolean') return ['b', v ? 1 : 0];
-  return ['j', JSON.stringify(v)];
+  return typeof v === 'number' ? 'n' : typeof v === 'string' ? 's' : typeof v === 'boolean' ? 'b' : 'j';
+}
+
+/** The stored column `v` for `tag` (see `tagOf`). */
+function columnOf(p: Point, tag: string): number | string {
+  if (tag === 'e') return p.error as number;
+  const v = p.value;
+  if (tag === 'b') return v === true ? 1 : 0;
+  return tag === 'j' ? JSON.stringify(v) : (v as number | string);
 }
 
 function decode(device: string, row: Row): Point {
@@ -86,8 +92,8 @@ class SqliteSeries implements Series {
     this.selectAt = db.prepare(`SELECT ${cols} FROM ${table} WHERE device = ? AND name = ? AND ts = ?`).raw();
     this.writeAll = db.transaction((points: readonly Point[]) => {
       for (const p of points) {
-        const [tag, v] = encode(p);
-        this.insert.run(p.device, p.name, p.tsMs, tag, v);
+        const tag = tagOf(p);
+        this.insert.run(p.device, p.name, p.tsMs, tag, columnOf(p, tag));
       }
     });
   }
