@@ -33,7 +33,16 @@ import {
 } from './service/http.js';
 import { RawPeer } from './service/peer.js';
 import { perItemMs, threadSched } from './service/sched.js';
-import { batchSize, concurrentWriters, ingest, latency, rounds, roundMs, type Latency } from './service/write.js';
+import {
+  batchSize,
+  concurrentWriters,
+  ingest,
+  latency,
+  oneDeviceOnePoint,
+  rounds,
+  roundMs,
+  type Latency,
+} from './service/write.js';
 
 const readRuns = 500;
 
@@ -49,7 +58,7 @@ interface ReadSide extends Latency {
   waitMs: number | undefined;
 }
 
-/** `readRuns` times: one HTTP GET, then the peer's query. */
+/** `readRuns` times: one HTTP GET, then the peer's query; then the peer's CPU time over `readRuns` more. */
 async function alternate(
   service: ServiceWorker,
   agent: Agent,
@@ -58,27 +67,27 @@ async function alternate(
 ): Promise<{ service: ReadSide; raw: ReadSide }> {
   const times = { service: [] as number[], raw: [] as number[] };
   const n = { service: 0, raw: 0 };
-  let rawCpuNs = 0;
   const serviceBefore = await service.sched();
   for (let i = 0; i < readRuns; i++) {
     let t0 = performance.now();
     n.service = (JSON.parse(await send(agent, `${service.url}${path}`, 'GET')) as unknown[]).length;
     times.service.push(performance.now() - t0);
-    const before = threadSched();
     t0 = performance.now();
     n.raw = raw();
     times.raw.push(performance.now() - t0);
-    const after = threadSched();
-    if (before !== undefined && after !== undefined) rawCpuNs += after.cpuNs - before.cpuNs;
   }
-  // The sched requests themselves cost the service thread a message each (microseconds).
   const serviceCpu = perItemMs(serviceBefore, await service.sched(), readRuns);
+  // Linux brings a thread's CPU time up to date at ticks and switches only: the peer's is read over a
+  // block of queries, not around each one.
+  const rawBefore = threadSched();
+  for (let i = 0; i < readRuns; i++) raw();
+  const rawCpu = perItemMs(rawBefore, threadSched(), readRuns);
   return {
     service: { ...latency(times.service), n: n.service, cpuMs: serviceCpu?.cpuMs, waitMs: serviceCpu?.waitMs },
     raw: {
       ...latency(times.raw),
       n: n.raw,
-      cpuMs: serviceBefore === undefined ? undefined : Number((rawCpuNs / 1e6 / readRuns).toFixed(4)),
+      cpuMs: rawCpu?.cpuMs,
       waitMs: undefined,
     },
   };
@@ -113,6 +122,13 @@ async function main(): Promise<void> {
       `ratio service/raw: ${ratio.toFixed(3)} (aim >= 0.5; ${rounds} alternating rounds of ${roundMs} ms each); ` +
         `CPU per point: service thread ${fixed(ing.service.cpuMsPerRecord, 5)} ms, raw ` +
         `${fixed(ing.raw.cpuMsPerRecord, 5)} ms, ratio raw/service ${cpuRatio.toFixed(3)}`,
+    );
+
+    const floorMs = await oneDeviceOnePoint(service, readRuns);
+    const perRequestMs = (ing.service.cpuMsPerRecord ?? NaN) * batchSize;
+    console.log(
+      `  of which HTTP: a one-point write costs the service thread ${fixed(floorMs, 3)} ms of CPU; a ${batchSize}-point ` +
+        `write ${perRequestMs.toFixed(3)} ms, the peer's ${batchSize} rows ${((ing.raw.cpuMsPerRecord ?? NaN) * batchSize).toFixed(3)} ms`,
     );
 
     const cw = await concurrentWriters(service, peer);
@@ -171,6 +187,7 @@ async function main(): Promise<void> {
         ingestCpuMsPerPoint: ing.service.cpuMsPerRecord,
         rawCpuMsPerPoint: ing.raw.cpuMsPerRecord,
         ingestCpuRatio: Number(cpuRatio.toFixed(3)),
+        onePointWriteCpuMs: floorMs,
         writers: 16,
         writersRecordsPerSec: Math.round(cw.service.recordsPerSec),
         writersP50Ms: cw.service.p50,

@@ -2,7 +2,10 @@
  * Per-thread scheduler figures from Linux (/proc/thread-self/schedstat): the
  * time the calling thread ran on a CPU and the time it waited for one while
  * runnable. They split a latency measured on a shared machine into the work
- * done and the wait for a core. Undefined where the file does not exist.
+ * done and the wait for a core. Linux brings the figures up to date at
+ * scheduler ticks and switches only, so read them around a block of work (many
+ * requests, a round), never around one short call. Undefined where the file
+ * does not exist.
  */
 import { readFileSync } from 'node:fs';
 

@@ -153,3 +153,22 @@ export async function concurrentWriters(
     for (const a of agents) a.destroy();
   }
 }
+
+/**
+ * The service thread's CPU per request for `runs` one-point writes, one at a
+ * time: what HTTP (Node's server, the router, the body, the answer) costs a
+ * request before its points do.
+ */
+export async function oneDeviceOnePoint(service: ServiceWorker, runs: number): Promise<number | undefined> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const before = await service.sched();
+    for (let i = 0; i < runs; i++) {
+      const body = JSON.stringify({ device: deviceKey(0), measurements: [{ metric: 'c0', value: i }] });
+      await send(agent, `${service.url}/api/v1/measurements/write`, 'POST', body);
+    }
+    return perItemMs(before, await service.sched(), runs)?.cpuMs;
+  } finally {
+    agent.destroy();
+  }
+}
