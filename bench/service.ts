@@ -1,271 +1,226 @@
 /**
- * Benchmark of the local Device Data Service, measured in one run beside a
- * fair peer: raw better-sqlite3 on the same schema (history table keyed by
- * device, name, ts), in memory like the service, doing the same work without
- * HTTP, JSON or validation:
- *  1. ingest: `measurements/write` over HTTP, batches of 100 points, 4 lanes,
- *     against the peer's prepared insert of the same rows in one transaction
- *     per batch (ratio service/raw; aim >= 0.5);
+ * `npm run bench:service` (docs/service.md): the local Device Data Service over
+ * HTTP beside its fair peer, measured in one run. The peer is raw better-sqlite3
+ * as its authors intend it (prepared statements, one transaction per batch,
+ * raw rows), in memory like the service, on the service's schema and key
+ * (bench/service/peer.ts), given the same rows. The two sides alternate in
+ * rounds (writes) or request by request (reads), so that the load of the
+ * machine falls on both alike:
+ *  1. ingest: `measurements/write`, batches of 100 points, 4 lanes, against
+ *     the peer's inserts of the same rows (ratio service/raw; aim >= 0.5);
  *  2. concurrent writers: 16 devices, each its own token and connection,
- *     batches of 100 states: records/s, request p50/p99, process RSS;
- *  3. a windowed `states/read` over one channel-hour of 1 Hz data (aim p99 <
- *     10 ms) beside the peer's GROUP BY window query on the same rows;
- *  4. `states/read/last` across 1,000 channels (aim p99 < 10 ms) beside the
- *     peer's newest-row-per-name query.
- * The service runs in a worker thread with `:memory:` storage; the client and
- * the peer run on the main thread. Last line: one JSON object of the figures.
+ *     batches of 100 states: records/s, request p50/p99, process RSS; the peer
+ *     stores the same batches round-robin (SQLite has one writer);
+ *  3. a windowed `states/read` of one channel-hour of 1 Hz data, 1 m windows
+ *     (aim p99 < 10 ms), beside the peer's GROUP BY mean per window;
+ *  4. `states/read/last` across 1,000 channels (aim p99 < 10 ms), beside the
+ *     peer's newest row per series.
+ * The service runs in a worker thread; the client and the peer run on the main
+ * thread. Where Linux tells (sched.ts), each case also gives the CPU time of
+ * the service thread and of the peer, and the service thread's wait for a core:
+ * on a shared machine the latencies include that wait, the CPU times do not.
+ * Prints ratios; the last line is one JSON object of the figures.
  */
-import Database from 'better-sqlite3';
-import { Agent, request } from 'node:http';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { startService, type Fixture } from '../host-sim/service/index.js';
+import { Agent } from 'node:http';
+import { isMainThread } from 'node:worker_threads';
+import {
+  channelCount,
+  deviceKey,
+  send,
+  serveInWorker,
+  startServiceWorker,
+  type ServiceWorker,
+} from './service/http.js';
+import { RawPeer } from './service/peer.js';
+import { perItemMs, threadSched } from './service/sched.js';
+import {
+  batchSize,
+  concurrentWriters,
+  ingest,
+  latency,
+  oneDeviceOnePoint,
+  rounds,
+  roundMs,
+  type Latency,
+} from './service/write.js';
 
-const token = 'bench-admin';
-const channelCount = 1000;
-const batchSize = 100;
-const ingestMs = 3000;
-const writers = 16;
+const readRuns = 500;
 
-function fixture(): Fixture {
-  const channels = [{ uid: 'c-temp', key: 'temperature', type: 'custom', aggregated: 'mean' }];
-  for (let i = 0; i < channelCount; i++)
-    channels.push({ uid: `c-${i}`, key: `c${i}`, type: 'custom', aggregated: 'last' });
-  const devices = Array.from({ length: writers + 1 }, (_, i) => ({
-    uid: `d-${i}`,
-    key: `bench-${String(i).padStart(3, '0')}`,
-    name: `Bench device ${i}`,
-    enabled: true,
-    product: 'p-bench',
-    properties: {},
-  }));
+const mib = (bytes: number): number => Number((bytes / 1048576).toFixed(1));
+const fixed = (v: number | undefined, digits: number): string => (v === undefined ? 'n/a' : v.toFixed(digits));
+
+interface ReadSide extends Latency {
+  /** Records (rows) in the last answer. */
+  n: number;
+  /** CPU ms per request of the service thread (service side) or of the peer's query (raw side). */
+  cpuMs: number | undefined;
+  /** The service thread's wait for a core per request (service side only). */
+  waitMs: number | undefined;
+}
+
+/** `readRuns` times: one HTTP GET, then the peer's query; then the peer's CPU time over `readRuns` more. */
+async function alternate(
+  service: ServiceWorker,
+  agent: Agent,
+  path: string,
+  raw: () => number,
+): Promise<{ service: ReadSide; raw: ReadSide }> {
+  const times = { service: [] as number[], raw: [] as number[] };
+  const n = { service: 0, raw: 0 };
+  const serviceBefore = await service.sched();
+  for (let i = 0; i < readRuns; i++) {
+    let t0 = performance.now();
+    n.service = (JSON.parse(await send(agent, `${service.url}${path}`, 'GET')) as unknown[]).length;
+    times.service.push(performance.now() - t0);
+    t0 = performance.now();
+    n.raw = raw();
+    times.raw.push(performance.now() - t0);
+  }
+  const serviceCpu = perItemMs(serviceBefore, await service.sched(), readRuns);
+  // Linux brings a thread's CPU time up to date at ticks and switches only: the peer's is read over a
+  // block of queries, not around each one.
+  const rawBefore = threadSched();
+  for (let i = 0; i < readRuns; i++) raw();
+  const rawCpu = perItemMs(rawBefore, threadSched(), readRuns);
   return {
-    products: [{ uid: 'p-bench', name: 'Bench', enabled: true, buses: [], channels, metrics: [] }],
-    locations: [],
-    devices,
-    relations: [],
-    tokens: [
-      { token, role: 'admin' },
-      ...devices.map((d) => ({ token: `token-${d.key}`, role: 'device' as const, device: d.uid })),
-    ],
+    service: { ...latency(times.service), n: n.service, cpuMs: serviceCpu?.cpuMs, waitMs: serviceCpu?.waitMs },
+    raw: {
+      ...latency(times.raw),
+      n: n.raw,
+      cpuMs: rawCpu?.cpuMs,
+      waitMs: undefined,
+    },
   };
 }
 
-function send(agent: Agent, url: string, method: string, body?: string, bearer = token): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method, agent, headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode} ${text}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function quantiles(times: number[]): { p50: number; p99: number } {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (q: number): number =>
-    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number).toFixed(3));
-  return { p50: at(0.5), p99: at(0.99) };
-}
-
-const baseMs = Date.now() - 20 * 86_400_000;
-
-function batchBody(device: string, startMs: number, n: number): string {
-  const measurements = [];
-  for (let i = 0; i < n; i++)
-    measurements.push({ metric: `c${i % channelCount}`, value: i * 0.5, timestamp: (startMs + i) / 1000 });
-  return JSON.stringify({ device, measurements });
-}
-
-async function ingest(agent: Agent, url: string): Promise<number> {
-  let points = 0;
-  let ts = baseMs;
-  const until = performance.now() + ingestMs;
-  const t0 = performance.now();
-  const lane = async (): Promise<void> => {
-    while (performance.now() < until) {
-      const start = ts;
-      ts += batchSize;
-      await send(agent, `${url}/api/v1/measurements/write`, 'POST', batchBody('bench-000', start, batchSize));
-      points += batchSize;
-    }
-  };
-  await Promise.all([lane(), lane(), lane(), lane()]);
-  return points / ((performance.now() - t0) / 1000);
-}
-
-/** The peer: the same rows, the same key, one prepared insert per point in one transaction per batch. */
-function rawIngest(db: Database.Database): number {
-  const insert = db.prepare('INSERT OR REPLACE INTO m (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)');
-  const batch = db.transaction((startMs: number) => {
-    for (let i = 0; i < batchSize; i++) insert.run('d-0', `c${i % channelCount}`, startMs + i, 'n', i * 0.5);
-  });
-  let points = 0;
-  let ts = baseMs;
-  const t0 = performance.now();
-  while (performance.now() - t0 < ingestMs) {
-    batch(ts);
-    ts += batchSize;
-    points += batchSize;
-  }
-  return points / ((performance.now() - t0) / 1000);
-}
-
-async function concurrentWriters(
-  url: string,
-): Promise<{ recordsPerSec: number; p50: number; p99: number; rssMiB: number }> {
-  const times: number[] = [];
-  let records = 0;
-  let rss = process.memoryUsage().rss;
-  const until = performance.now() + ingestMs;
-  const t0 = performance.now();
-  const writer = async (i: number): Promise<void> => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const key = `bench-${String(i + 1).padStart(3, '0')}`;
-    let ts = baseMs;
-    while (performance.now() < until) {
-      const states = [];
-      for (let k = 0; k < batchSize; k++)
-        states.push({ channel: `c${k % channelCount}.reported`, value: k, timestamp: (ts + k) / 1000 });
-      ts += batchSize;
-      const s0 = performance.now();
-      await send(agent, `${url}/api/v1/states/write`, 'POST', JSON.stringify({ device: key, states }), `token-${key}`);
-      times.push(performance.now() - s0);
-      records += batchSize;
-      rss = Math.max(rss, process.memoryUsage().rss);
-    }
-    agent.destroy();
-  };
-  await Promise.all(Array.from({ length: writers }, (_, i) => writer(i)));
-  const recordsPerSec = records / ((performance.now() - t0) / 1000);
-  return { recordsPerSec, ...quantiles(times), rssMiB: Number((rss / 1048576).toFixed(1)) };
-}
-
-async function httpLatency(agent: Agent, url: string, runs: number): Promise<{ p50: number; p99: number; n: number }> {
-  const times: number[] = [];
-  let n = 0;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    n = (JSON.parse(await send(agent, url, 'GET')) as unknown[]).length;
-    times.push(performance.now() - t0);
-  }
-  return { ...quantiles(times), n };
-}
-
-function rawLatency(runs: number, query: () => number): { p50: number; p99: number; n: number } {
-  const times: number[] = [];
-  let n = 0;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    n = query();
-    times.push(performance.now() - t0);
-  }
-  return { ...quantiles(times), n };
+function printRead(label: string, r: { service: ReadSide; raw: ReadSide }): void {
+  console.log(
+    `${label}: p50 ${r.service.p50} ms, p99 ${r.service.p99} ms (aim p99 < 10 ms); service thread CPU ` +
+      `${fixed(r.service.cpuMs, 3)} ms/request, waiting for a core ${fixed(r.service.waitMs, 3)} ms/request`,
+  );
+  console.log(
+    `  raw query (${r.raw.n} rows): p50 ${r.raw.p50} ms, p99 ${r.raw.p99} ms, CPU ${fixed(r.raw.cpuMs, 3)} ms; ` +
+      `ratios service/raw: p50 ${(r.service.p50 / r.raw.p50).toFixed(2)}, p99 ${(r.service.p99 / r.raw.p99).toFixed(2)}`,
+  );
 }
 
 async function main(): Promise<void> {
-  const worker = new Worker(new URL(import.meta.url));
-  const url = await new Promise<string>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const db = new Database(':memory:');
-  db.exec(`CREATE TABLE m (device TEXT NOT NULL, name TEXT NOT NULL, ts INTEGER NOT NULL, tag TEXT NOT NULL, v,
-           PRIMARY KEY (device, name, ts)) WITHOUT ROWID`);
+  const service = await startServiceWorker(new URL(import.meta.url));
+  const url = service.url;
+  const peer = new RawPeer();
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
-    const ingestRate = await ingest(agent, url);
-    const rawRate = rawIngest(db);
-    const ratio = ingestRate / rawRate;
+    const ing = await ingest(service, peer);
+    const ratio = ing.service.recordsPerSec / ing.raw.recordsPerSec;
+    const cpuRatio = (ing.raw.cpuMsPerRecord ?? NaN) / (ing.service.cpuMsPerRecord ?? NaN);
     console.log(
-      `measurements/write ingest: ${ingestRate.toFixed(0)} points/s (HTTP, batches of ${batchSize}, 4 lanes)`,
+      `measurements/write ingest: ${ing.service.recordsPerSec.toFixed(0)} points/s (HTTP, batches of ${batchSize}, ` +
+        `4 lanes; request p50 ${ing.service.p50} ms, p99 ${ing.service.p99} ms)`,
     );
-    console.log(`raw better-sqlite3 insert of the same rows: ${rawRate.toFixed(0)} points/s`);
-    console.log(`ratio service/raw: ${ratio.toFixed(3)} (aim >= 0.5)`);
-
-    const cw = await concurrentWriters(url);
+    console.log(`raw better-sqlite3 insert of the same rows: ${ing.raw.recordsPerSec.toFixed(0)} points/s`);
     console.log(
-      `${writers} concurrent writers (own device and token each): ${cw.recordsPerSec.toFixed(0)} records/s, ` +
-        `request p50 ${cw.p50} ms, p99 ${cw.p99} ms, peak RSS ${cw.rssMiB} MiB (service and client in one process)`,
+      `ratio service/raw: ${ratio.toFixed(3)} (aim >= 0.5; ${rounds} alternating rounds of ${roundMs} ms each); ` +
+        `CPU per point: service thread ${fixed(ing.service.cpuMsPerRecord, 5)} ms, raw ` +
+        `${fixed(ing.raw.cpuMsPerRecord, 5)} ms, ratio raw/service ${cpuRatio.toFixed(3)}`,
+    );
+
+    const floorMs = await oneDeviceOnePoint(service, readRuns);
+    const perRequestMs = (ing.service.cpuMsPerRecord ?? NaN) * batchSize;
+    console.log(
+      `  of which HTTP: a one-point write costs the service thread ${fixed(floorMs, 3)} ms of CPU; a ${batchSize}-point ` +
+        `write ${perRequestMs.toFixed(3)} ms, the peer's ${batchSize} rows ${((ing.raw.cpuMsPerRecord ?? NaN) * batchSize).toFixed(3)} ms`,
+    );
+
+    const cw = await concurrentWriters(service, peer);
+    const writersRatio = cw.service.recordsPerSec / cw.raw.recordsPerSec;
+    console.log(
+      `${cw.service.recordsPerSec.toFixed(0)} records/s from 16 concurrent writers (own device and token each): ` +
+        `request p50 ${cw.service.p50} ms, p99 ${cw.service.p99} ms; RSS ${mib(cw.rssBefore)} MiB before, ` +
+        `peak ${mib(cw.rssPeak)} MiB (service, client and peer in one process)`,
+    );
+    console.log(
+      `  raw, the same batches: ${cw.raw.recordsPerSec.toFixed(0)} records/s, batch p50 ${cw.raw.p50} ms, ` +
+        `p99 ${cw.raw.p99} ms; ratio service/raw ${writersRatio.toFixed(3)}; CPU per record: service thread ` +
+        `${fixed(cw.service.cpuMsPerRecord, 5)} ms, raw ${fixed(cw.raw.cpuMsPerRecord, 5)} ms`,
     );
 
     // One channel-hour of 1 Hz data, in the service over HTTP and in the peer.
     const now = Date.now();
     const hour = Array.from({ length: 3600 }, (_, i) => ({ ts: now - 3600_000 + i * 1000, value: 20 + (i % 10) }));
-    for (let s = 0; s < 3600; s += 100) {
+    for (let s = 0; s < hour.length; s += batchSize) {
       const states = hour
-        .slice(s, s + 100)
+        .slice(s, s + batchSize)
         .map((p) => ({ channel: 'temperature.reported', value: p.value, timestamp: p.ts / 1000 }));
-      await send(agent, `${url}/api/v1/states/write`, 'POST', JSON.stringify({ device: 'bench-000', states }));
+      await send(agent, `${url}/api/v1/states/write`, 'POST', JSON.stringify({ device: deviceKey(0), states }));
     }
-    const put = db.prepare('INSERT OR REPLACE INTO m (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)');
-    db.transaction(() => hour.forEach((p) => put.run('d-0', 'temperature.reported', p.ts, 'n', p.value)))();
-    const windowed = await httpLatency(
+    peer.write(
+      'states',
+      hour.map((p) => ({ device: 'd-0', name: 'temperature.reported', ts: p.ts, value: p.value })),
+    );
+    const windowed = await alternate(
+      service,
       agent,
-      `${url}/api/v1/states/read?devices=bench-000&channels=temperature.reported&timeRangeStart=-1h&windowPeriod=1m`,
-      200,
+      `/api/v1/states/read?devices=${deviceKey(0)}&channels=temperature.reported&timeRangeStart=-1h&windowPeriod=1m`,
+      () => peer.windowed('d-0', 'temperature.reported', Date.now() - 3600_000, Date.now(), 60_000),
     );
-    const windowQuery = db
-      .prepare(
-        `SELECT CAST(ts / 60000 AS INTEGER) AS win, AVG(v), MAX(ts) FROM m
-         WHERE device = 'd-0' AND name = 'temperature.reported' AND ts >= ? AND ts < ? GROUP BY win`,
-      )
-      .raw();
-    const rawWindowed = rawLatency(200, () => windowQuery.all(Date.now() - 3600_000, Date.now()).length);
-    console.log(
-      `windowed states/read, 3600 points -> ${windowed.n} windows: p50 ${windowed.p50} ms, p99 ${windowed.p99} ms ` +
-        `(aim p99 < 10 ms); raw query p50 ${rawWindowed.p50} ms, p99 ${rawWindowed.p99} ms`,
-    );
+    printRead(`windowed states/read, 3600 points -> ${windowed.service.n} windows`, windowed);
 
     const states = Array.from({ length: channelCount }, (_, i) => ({ channel: `c${i}.reported`, value: i }));
-    await send(agent, `${url}/api/v1/states/write`, 'POST', JSON.stringify({ device: 'bench-000', states }));
-    db.transaction(() => states.forEach((s, i) => put.run('d-0', s.channel, now, 'n', i)))();
-    const last = await httpLatency(agent, `${url}/api/v1/states/read/last?device=bench-000&channels=*.reported`, 200);
-    const lastQuery = db
-      .prepare(`SELECT name, MAX(ts), tag, v FROM m WHERE device = 'd-0' AND name LIKE '%.reported' GROUP BY name`)
-      .raw();
-    const rawLast = rawLatency(200, () => lastQuery.all().length);
-    console.log(
-      `states/read/last across ${last.n} channels: p50 ${last.p50} ms, p99 ${last.p99} ms (aim p99 < 10 ms); ` +
-        `raw query (${rawLast.n} rows) p50 ${rawLast.p50} ms, p99 ${rawLast.p99} ms`,
+    await send(agent, `${url}/api/v1/states/write`, 'POST', JSON.stringify({ device: deviceKey(0), states }));
+    peer.write(
+      'states',
+      states.map((s, i) => ({ device: 'd-0', name: s.channel, ts: now, value: i })),
     );
+    const last = await alternate(
+      service,
+      agent,
+      `/api/v1/states/read/last?device=${deviceKey(0)}&channels=*.reported`,
+      () => peer.last('d-0'),
+    );
+    printRead(`states/read/last across ${last.service.n} channels`, last);
 
     console.log(
       JSON.stringify({
-        ingestPointsPerSec: Math.round(ingestRate),
-        rawInsertPointsPerSec: Math.round(rawRate),
+        ingestPointsPerSec: Math.round(ing.service.recordsPerSec),
+        rawInsertPointsPerSec: Math.round(ing.raw.recordsPerSec),
         ingestRatio: Number(ratio.toFixed(3)),
-        writers,
-        writersRecordsPerSec: Math.round(cw.recordsPerSec),
-        writersP50Ms: cw.p50,
-        writersP99Ms: cw.p99,
-        writersPeakRssMiB: cw.rssMiB,
-        windowedReadP50Ms: windowed.p50,
-        windowedReadP99Ms: windowed.p99,
-        rawWindowedP99Ms: rawWindowed.p99,
-        readLast1000P50Ms: last.p50,
-        readLast1000P99Ms: last.p99,
-        rawLast1000P99Ms: rawLast.p99,
+        ingestCpuMsPerPoint: ing.service.cpuMsPerRecord,
+        rawCpuMsPerPoint: ing.raw.cpuMsPerRecord,
+        ingestCpuRatio: Number(cpuRatio.toFixed(3)),
+        onePointWriteCpuMs: floorMs,
+        writers: 16,
+        writersRecordsPerSec: Math.round(cw.service.recordsPerSec),
+        writersP50Ms: cw.service.p50,
+        writersP99Ms: cw.service.p99,
+        rawWritersRecordsPerSec: Math.round(cw.raw.recordsPerSec),
+        rawWritersP50Ms: cw.raw.p50,
+        rawWritersP99Ms: cw.raw.p99,
+        writersRatio: Number(writersRatio.toFixed(3)),
+        rssBeforeWritersMiB: mib(cw.rssBefore),
+        writersPeakRssMiB: mib(cw.rssPeak),
+        readRuns,
+        windowedReadP50Ms: windowed.service.p50,
+        windowedReadP99Ms: windowed.service.p99,
+        windowedServiceCpuMs: windowed.service.cpuMs,
+        windowedServiceWaitMs: windowed.service.waitMs,
+        rawWindowedP50Ms: windowed.raw.p50,
+        rawWindowedP99Ms: windowed.raw.p99,
+        rawWindowedCpuMs: windowed.raw.cpuMs,
+        readLast1000P50Ms: last.service.p50,
+        readLast1000P99Ms: last.service.p99,
+        readLastServiceCpuMs: last.service.cpuMs,
+        readLastServiceWaitMs: last.service.waitMs,
+        rawLast1000P50Ms: last.raw.p50,
+        rawLast1000P99Ms: last.raw.p99,
+        rawLastCpuMs: last.raw.cpuMs,
       }),
     );
   } finally {
     agent.destroy();
-    db.close();
-    worker.postMessage('close');
-    await new Promise((resolve) => worker.once('exit', resolve));
+    peer.close();
+    await service.stop();
   }
 }
 
-if (!isMainThread) {
-  const service = await startService({ fixture: fixture(), dbPath: ':memory:' });
-  parentPort?.postMessage(service.url);
-  parentPort?.once('message', () => void service.close().then(() => process.exit(0)));
-} else {
-  await main();
-}
+if (isMainThread) await main();
+else await serveInWorker();

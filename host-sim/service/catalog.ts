@@ -76,6 +76,8 @@ export class Catalog {
   readonly devices: Device[] = [];
   readonly products: Product[] = [];
   readonly locations: Location[] = [];
+  /** External key -> device, filled by `deviceByRef`. */
+  private readonly byKey = new Map<string, Device>();
   /** child uid -> parent uids; insertion ordered. */
   private readonly parentsOf = new Map<string, Set<string>>();
   /** Called after every mutation (persistence). */
@@ -106,11 +108,21 @@ export class Catalog {
     into.push(e);
   }
 
-  /** A device by uid or external key (spec 2.1). */
+  /**
+   * A device by uid or external key (spec 2.1). Keys found once are kept in
+   * `byKey`; a kept entry counts only while the device still has that key
+   * (`devices/set` assigns keys), so the map never answers a stale key.
+   */
   deviceByRef(ref: string): Device | undefined {
     const byUid = this.entities.get(ref);
     if (byUid?.kind === 'device') return byUid;
-    return this.devices.find((d) => d.key === ref);
+    const kept = this.byKey.get(ref);
+    if (kept !== undefined && kept.key === ref) return kept;
+    const found = this.devices.find((d) => d.key === ref);
+    if (this.byKey.size >= 2 * this.devices.length) this.byKey.clear(); // drops keys that changed
+    if (found === undefined) this.byKey.delete(ref);
+    else this.byKey.set(ref, found);
+    return found;
   }
 
   parents(uid: string): Entity[] {

@@ -28,15 +28,25 @@ export interface SeriesKind {
   aggregates(product: Product, name: string): { aggregated: Aggregate; aggregatedLast: LastAggregate };
 }
 
-/** One record of a read response (spec 2.6 / 2.7). */
+/**
+ * One record of a read response (spec 2.6 / 2.7). Each of the four shapes is
+ * one object literal, so every record of a response shares its hidden class
+ * (serialisation stays on the engine's fast path); the key order is the wire's.
+ */
 export function recordOf(kind: SeriesKind['field'], device: Device, a: AggregatedPoint): Record<string, unknown> {
-  const r: Record<string, unknown> = { [kind]: `${device.product.uid}:${a.point.name}` };
-  if (a.point.error !== undefined) r['error'] = a.point.error;
-  else r['value'] = a.point.value;
-  r['aggregated'] = a.aggregated;
-  r['entity'] = device.uid;
-  r['timestamp'] = toWireSeconds(a.point.tsMs);
-  return r;
+  const { point, aggregated } = a;
+  const id = `${device.product.uid}:${point.name}`;
+  const entity = device.uid;
+  const timestamp = toWireSeconds(point.tsMs);
+  const error = point.error;
+  if (kind === 'channel') {
+    return error === undefined
+      ? { channel: id, value: point.value, aggregated, entity, timestamp }
+      : { channel: id, error, aggregated, entity, timestamp };
+  }
+  return error === undefined
+    ? { metric: id, value: point.value, aggregated, entity, timestamp }
+    : { metric: id, error, aggregated, entity, timestamp };
 }
 
 const unboundedStartMs = -8.64e15;
@@ -108,12 +118,13 @@ export function addReadRoutes(router: Router, context: ServiceContext, kind: Ser
     const startMs = Math.ceil(optTime(request.params, 'timeRangeStart', request.nowMs) ?? unboundedStartMs);
     const series = kind.series(context);
     const out: Record<string, unknown>[] = [];
+    // A wildcard-only selection reads every newest point of the device once and filters by side.
+    const wildcardOnly = !sel.all && sel.names.length === 0;
+    const suffixes = sel.sides.map((side) => `.${side}`);
     for (const d of devices) {
-      // A wildcard-only selection reads the whole latest-value table once and filters by side.
-      const wildcardOnly = !sel.all && sel.names.length === 0;
       const names = wildcardOnly ? null : concreteNames(sel, () => series.names(d.uid));
       for (const latest of series.latest(d.uid, names, startMs)) {
-        if (wildcardOnly && !sel.sides.some((side) => latest.name.endsWith(`.${side}`))) continue;
+        if (wildcardOnly && !suffixes.some((suffix) => latest.name.endsWith(suffix))) continue;
         const fn = kind.aggregates(d.product, latest.name).aggregatedLast;
         const points = fn === 'last' ? [latest] : series.newest(d.uid, latest.name, 2).filter((p) => p.tsMs >= startMs);
         const a = aggregateLast(points, fn);
