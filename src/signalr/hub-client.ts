@@ -20,10 +20,10 @@ import { encodeRecord, exceedsBytes } from './record-codec.js';
 /** The one state of the client. */
 export type HubState =
   | { kind: 'idle' }
-  | { kind: 'connecting'; attempt: number }
-  | { kind: 'handshaking'; attempt: number; conn: HubConnection }
+  | { kind: 'connecting' }
+  | { kind: 'handshaking'; conn: HubConnection }
   | { kind: 'connected'; conn: HubConnection }
-  | { kind: 'waiting'; attempt: number; delayMs: number; error: AgentError }
+  | { kind: 'waiting'; error: AgentError }
   | { kind: 'stopped'; error: AgentError | undefined };
 
 export type HubStateKind = HubState['kind'];
@@ -108,22 +108,6 @@ export class HubClient {
     return result;
   }
 
-  /**
-   * Fire-and-forget invocation: true when written, false when not connected.
-   * Throws AgentError `too-large` for a message over `maxMessageBytes`.
-   */
-  send(target: string, args: readonly unknown[]): boolean {
-    const record = this.#encode({ type: HubMessageType.invocation, target, arguments: args });
-    const s = this.#state;
-    if (s.kind !== 'connected') return false;
-    try {
-      s.conn.send(record);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** THE place where the state changes. */
   #setState(next: HubState): void {
     const previous = this.#state.kind;
@@ -150,7 +134,7 @@ export class HubClient {
       if (ended.wasConnected) attempt = 1;
       const delayMs = ended.reconnect ? this.#delayMs(attempt) : null;
       if (delayMs === null) return this.#setState({ kind: 'stopped', error: ended.error });
-      this.#setState({ kind: 'waiting', attempt, delayMs, error: ended.error });
+      this.#setState({ kind: 'waiting', error: ended.error });
       await new Promise<void>((resolve) => {
         this.#wake = { timer: this.#o.clock.setTimer(resolve, delayMs), resolve };
       });
@@ -161,7 +145,7 @@ export class HubClient {
 
   /** One negotiate + socket; resolves when it failed or, once connected, when it ends. */
   async #attempt(attempt: number): Promise<Ended> {
-    this.#setState({ kind: 'connecting', attempt });
+    this.#setState({ kind: 'connecting' });
     const o = this.#o;
     let token: string | undefined;
     let negotiated: Negotiated;
@@ -192,7 +176,7 @@ export class HubClient {
         onRecord: (text) => this.#record(conn, text),
         onEnd: (error, reconnect) => resolve({ error, reconnect, wasConnected: this.#state.kind === 'connected' }),
       });
-      this.#setState({ kind: 'handshaking', attempt, conn });
+      this.#setState({ kind: 'handshaking', conn });
     });
   }
 

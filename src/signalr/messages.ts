@@ -6,7 +6,7 @@
  * malformed throws AgentError `wire.invalid`, which the client logs and drops.
  */
 import { AgentError } from '../errors.js';
-import { asArray, optBoolean, optString, reqString } from '../config/fields.js';
+import { asArray, asObject, optBoolean, optString, reqString } from '../config/fields.js';
 import { HubMessageType } from '../wire.js';
 import { readJson } from './record-codec.js';
 
@@ -48,9 +48,8 @@ export const handshakeRecord = '{"protocol":"json","version":1}\u001e';
 export function parseHubMessage(text: string): HubMessage {
   // Pings are the most frequent record; skip JSON.parse for the canonical form.
   if (text === '{"type":6}') return ping;
-  const o = readJson(text, 'hub message');
-  const type = o['type'];
-  switch (type) {
+  const o = asObject(readJson(text, 'hub message'), 'hub message');
+  switch (o['type']) {
     case HubMessageType.invocation:
       return {
         kind: 'invocation',
@@ -69,9 +68,10 @@ export function parseHubMessage(text: string): HubMessage {
       return ping;
     case HubMessageType.close:
       return { kind: 'close', error: optString(o, 'error'), allowReconnect: optBoolean(o, 'allowReconnect') === true };
+    default:
+      if (typeof o['type'] !== 'number') throw new AgentError('wire.invalid', 'hub message: type is not a number');
+      return { kind: 'ignored', type: o['type'] };
   }
-  if (typeof type !== 'number') throw new AgentError('wire.invalid', 'hub message: type is not a number');
-  return { kind: 'ignored', type };
 }
 
 /**
@@ -79,6 +79,6 @@ export function parseHubMessage(text: string): HubMessage {
  * (AgentError `hub`). Unknown fields are ignored.
  */
 export function parseHandshake(text: string): void {
-  const error = optString(readJson(text, 'handshake response'), 'error');
+  const error = optString(asObject(readJson(text, 'handshake'), 'handshake'), 'error');
   if (error !== undefined) throw new AgentError('hub', `handshake refused: ${error}`);
 }

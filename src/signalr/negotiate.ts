@@ -8,7 +8,7 @@
  * (absent on XS).
  */
 import { AgentError } from '../errors.js';
-import { isObject, optNumber, optString, type WireObject } from '../config/fields.js';
+import { asObject, isObject, optNumber, optString, type WireObject } from '../config/fields.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
 import { readJson } from './record-codec.js';
@@ -73,7 +73,7 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
       const code = status === 401 || status === 403 ? 'auth' : 'http.status';
       throw new AgentError(code, `negotiate refused: HTTP ${status}`, { status });
     }
-    const o = readJson(body, 'negotiate response');
+    const o = asObject(readJson(body, 'negotiate'), 'negotiate');
     const error = optString(o, 'error');
     if (error !== undefined) throw new AgentError('hub', `negotiate: ${error}`);
     const redirect = optString(o, 'url');

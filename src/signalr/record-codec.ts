@@ -9,7 +9,6 @@
  * growing without bound.
  */
 import { AgentError } from '../errors.js';
-import { asObject, type WireObject } from '../config/fields.js';
 import { Hub } from '../wire.js';
 
 const RS = Hub.recordSeparatorChar;
@@ -19,15 +18,13 @@ export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RS;
 }
 
-/** Parses one JSON object (a record's text, a negotiate body); AgentError `wire.invalid` names `what`. */
-export function readJson(text: string, what: string): WireObject {
-  let value: unknown;
+/** Parses one record's text (or a negotiate body); AgentError `wire.invalid` names `what`. */
+export function readJson(text: string, what: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new AgentError('wire.invalid', `${what}: not JSON (${text.length} chars)`, { cause: e });
   }
-  return asObject(value, what);
 }
 
 /**

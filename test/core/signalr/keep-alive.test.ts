@@ -39,10 +39,10 @@ describe('signalr/keep-alive', () => {
     const h = harness();
     const socket = await h.connect();
     await h.clock.advanceAsync(10000);
-    assert.equal(h.client.send('Hello', []), true);
+    void h.client.invoke('Hello', [], 60000).catch(() => undefined);
     socket.receiveRecords({ type: 6 });
     await h.clock.advanceAsync(14999);
-    assert.deepEqual(socket.messages(), [{ type: 1, target: 'Hello', arguments: [] }]);
+    assert.deepEqual(socket.messages(), [{ type: 1, invocationId: '0', target: 'Hello', arguments: [] }]);
     await h.clock.advanceAsync(1);
     assert.deepEqual(socket.messages().at(-1), { type: 6 });
   });
