@@ -3,9 +3,9 @@
  * negotiate, open the WebSocket, handshake, route the records, keep alive, and
  * reconnect with back-off forever. The state union changes only in `#setState`
  * (STYLE.md practice 7). A HubConnection is the socket under the `handshaking`
- * and `connected` states, with the one timer of its handshake deadline and
- * keep-alive; the back-off wait has its own. Whatever fails at runtime is logged or rejects an
- * invocation; nothing throws into a socket handler.
+ * and `connected` states, with one timer for its handshake deadline and its
+ * keep-alive; the back-off wait has its own. Whatever fails at runtime is
+ * logged or rejects an invocation; nothing throws into a socket handler.
  */
 import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle } from '../ports.js';
