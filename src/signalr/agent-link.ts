@@ -7,14 +7,49 @@
  * application code, whose Completion result becomes the property set.
  * Desired records wait in a bounded queue; on overflow the record is dropped,
  * counted, and a resync is queued so the latest desired value still arrives.
+ *
+ * The `Notify` argument (decisions.md section 5) is validated here:
+ * `{type:"states", entity, states:[State record]}` yields the `.desired` records
+ * (channel `<product_uid>:<key>.desired`, timestamp Unix seconds → ms);
+ * `{type:"properties", entity, values}` the changed properties. `.reported`
+ * records and other `type`s are skipped; a malformed argument is logged and
+ * dropped whole.
  */
 import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
 import type { Value } from '../agent/driver.js';
-import { toAgentError } from '../errors.js';
+import { asArray, asObject, optString, reqNumber, reqString } from '../config/fields.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
-import { Hub } from '../wire.js';
+import { Hub, StateSide } from '../wire.js';
 import type { HubClient } from './hub-client.js';
-import { parseNotify, parseProperties } from './notify.js';
+
+function isValue(v: unknown): v is Value {
+  return typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** Validates a property object (values boolean, number or string). */
+function parseProperties(value: unknown, field: string): Record<string, Value> {
+  const o = asObject(value, field);
+  for (const name in o) {
+    if (!isValue(o[name])) throw new AgentError('wire.invalid', `${field}.${name}: not a boolean, number or string`);
+  }
+  return { ...(o as Record<string, Value>) };
+}
+
+/** The `.desired` records of a states Notify (`<product_uid>:<key>.desired` → `<key>`). */
+function parseDesired(states: unknown): DesiredRecord[] {
+  const desired: DesiredRecord[] = [];
+  for (const state of asArray(states, 'states')) {
+    const o = asObject(state, 'states[]');
+    const channel = reqString(o, 'channel');
+    const key = channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length);
+    if (!channel.endsWith(StateSide.desired) || key === '') continue;
+    const value = o['value'];
+    if (!isValue(value)) throw new AgentError('wire.invalid', `Notify state ${key}.desired: not a state value`);
+    desired.push({ key, value, timestampMs: Math.round(reqNumber(o, 'timestamp', { min: 0 }) * 1000) });
+  }
+  return desired;
+}
 
 export interface AgentLinkOptions {
   /** This device's uid: Notify messages for other entities are ignored (admin connections see all). */
@@ -79,23 +114,21 @@ export class HubAgentLink {
   }
 
   #notified(args: readonly unknown[]): void {
+    const device = this.#options.deviceUid;
     for (const arg of args) {
-      let event;
       try {
-        event = parseNotify(arg);
+        const o = asObject(arg, 'Notify argument');
+        const type = optString(o, 'type');
+        const entity = optString(o, 'entity');
+        if (device !== undefined && entity !== undefined && entity !== device) continue;
+        if (type === Hub.notifyProperties) {
+          const values = parseProperties(o['values'], 'values');
+          this.#guard('updateProperties', () => this.#sink.updateProperties(values, false));
+        } else if (type === Hub.notifyStates) {
+          for (const record of parseDesired(o['states'])) this.#apply(record);
+        }
       } catch (e) {
         this.#logger.log('warn', 'hub: Notify dropped', { reason: toAgentError(e).message });
-        continue;
-      }
-      const device = this.#options.deviceUid;
-      if (event.kind === 'other' || (device !== undefined && event.entity !== undefined && event.entity !== device)) {
-        continue;
-      }
-      if (event.kind === 'properties') {
-        const values = event.values;
-        this.#guard('updateProperties', () => this.#sink.updateProperties(values, false));
-      } else {
-        for (const record of event.desired) this.#apply(record);
       }
     }
   }

@@ -1,30 +1,29 @@
 /**
- * The minimal SignalR client of the device (docs/realtime.md, spec 4.8): negotiate,
- * WebSocket, JSON hub protocol, invocations, server handlers, keep-alive, and
- * one reconnect loop that never gives up. The connection has ONE state union,
- * changed only in `setState` (STYLE.md practice 7); everything that can fail
- * at runtime is logged or rejects an invocation, never throws into a socket
- * handler.
+ * The device's SignalR client (docs/realtime.md, spec 4.8) as ONE state machine:
+ * negotiate, open the WebSocket, handshake, route the records, keep alive, and
+ * reconnect with back-off forever. The state union changes only in `#setState`
+ * (STYLE.md practice 7). A HubConnection is the socket under the `handshaking`
+ * and `connected` states, with one timer for its handshake deadline and its
+ * keep-alive; the back-off wait has its own. Whatever fails at runtime is
+ * logged or rejects an invocation; nothing throws into a socket handler.
  */
 import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle } from '../ports.js';
-import { AuthGate } from './auth-gate.js';
-import { HandlerRegistry, type ServerHandler } from './handlers.js';
-import { HubSocket } from './hub-socket.js';
-import { PendingInvocations } from './invocations.js';
-import { invocation, parseHandshake } from './messages.js';
-import { MessageRouter } from './router.js';
+import { HubMessageType } from '../wire.js';
+import { HubCalls, type ServerHandler } from './hub-calls.js';
+import { HubConnection } from './hub-connection.js';
+import { parseHandshake } from './messages.js';
 import { negotiate, type Negotiated } from './negotiate.js';
 import { resolveHubOptions, type HubClientOptions, type ResolvedHubOptions } from './options.js';
 import { encodeRecord, exceedsBytes } from './record-codec.js';
 
-/** The one state of the connection. */
+/** The one state of the client. */
 export type HubState =
   | { kind: 'idle' }
-  | { kind: 'connecting'; attempt: number }
-  | { kind: 'handshaking'; attempt: number; socket: HubSocket }
-  | { kind: 'connected'; socket: HubSocket }
-  | { kind: 'waiting'; attempt: number; delayMs: number; error: AgentError }
+  | { kind: 'connecting' }
+  | { kind: 'handshaking'; conn: HubConnection }
+  | { kind: 'connected'; conn: HubConnection }
+  | { kind: 'waiting'; error: AgentError }
   | { kind: 'stopped'; error: AgentError | undefined };
 
 export type HubStateKind = HubState['kind'];
@@ -37,22 +36,21 @@ interface Ended {
   wasConnected: boolean;
 }
 
+const failed = (error: AgentError): Ended => ({ error, reconnect: true, wasConnected: false });
+
 export class HubClient {
   readonly #o: ResolvedHubOptions;
-  readonly #pending: PendingInvocations;
-  readonly #handlers: HandlerRegistry;
-  readonly #router: MessageRouter;
+  readonly #calls: HubCalls;
   readonly #listeners: StateListener[] = [];
   #state: HubState = { kind: 'idle' };
+  /** The back-off wait of the reconnect loop, and how to end it early. */
   #wake: { timer: TimerHandle; resolve: () => void } | undefined;
-  readonly #auth: AuthGate;
+  /** The token the service refused (401/403): not sent again before `untilMs`. */
+  #refused: { token: string; untilMs: number } | undefined;
 
   constructor(options: HubClientOptions) {
     this.#o = resolveHubOptions(options);
-    this.#pending = new PendingInvocations(this.#o.clock, this.#o.maxPendingInvocations);
-    this.#handlers = new HandlerRegistry(this.#o.logger);
-    this.#auth = new AuthGate(this.#o.clock, this.#o.authRetryMs, this.#o.logger);
-    this.#router = new MessageRouter(this.#pending, this.#handlers, this.#o.logger, (m) => this.#encode(m));
+    this.#calls = new HubCalls(this.#o.clock, this.#o.maxPendingInvocations, this.#o.logger);
   }
 
   /** The current state's kind. */
@@ -68,7 +66,7 @@ export class HubClient {
 
   /** Handles server invocations of `target` (case-insensitive). */
   on(target: string, handler: ServerHandler): () => void {
-    return this.#handlers.on(target, handler);
+    return this.#calls.on(target, handler);
   }
 
   /** Starts the connect / reconnect loop (once; later calls do nothing). */
@@ -83,12 +81,12 @@ export class HubClient {
     if (s.kind === 'stopped') return;
     const error = new AgentError('closed', 'hub client stopped');
     this.#setState({ kind: 'stopped', error });
-    if (s.kind === 'handshaking' || s.kind === 'connected') s.socket.end(error, false);
+    if (s.kind === 'handshaking' || s.kind === 'connected') s.conn.end(error, false);
     if (this.#wake !== undefined) {
       this.#o.clock.clearTimer(this.#wake.timer);
       this.#wake.resolve();
     }
-    this.#pending.rejectAll(error);
+    this.#calls.failAll(error);
   }
 
   /**
@@ -96,39 +94,18 @@ export class HubClient {
    * (`null` when absent). Rejects with `network` when not connected, `too-large`,
    * `overflow`, `timeout`, `hub` (the Completion's error text) or on a drop.
    */
-  invoke(target: string, args: readonly unknown[], timeoutMs = this.#o.invocationTimeoutMs): Promise<unknown> {
+  async invoke(target: string, args: readonly unknown[], timeoutMs = this.#o.invocationTimeoutMs): Promise<unknown> {
     const s = this.#state;
-    if (s.kind !== 'connected') return Promise.reject(this.#notConnected(target));
-    const id = this.#pending.takeId();
-    let record: string;
+    if (s.kind !== 'connected') throw this.#notConnected(target);
+    const id = this.#calls.takeId();
+    const record = this.#encode({ type: HubMessageType.invocation, invocationId: id, target, arguments: args });
+    const result = this.#calls.wait(id, target, timeoutMs);
     try {
-      record = this.#encode(invocation(target, args, id));
+      s.conn.send(record);
     } catch (e) {
-      return Promise.reject(toAgentError(e));
-    }
-    const result = this.#pending.add(id, target, timeoutMs);
-    try {
-      s.socket.send(record);
-    } catch (e) {
-      this.#pending.fail(id, toAgentError(e));
+      this.#calls.fail(id, toAgentError(e));
     }
     return result;
-  }
-
-  /**
-   * Fire-and-forget invocation: true when written, false when not connected.
-   * Throws AgentError `too-large` for a message over `maxMessageBytes`.
-   */
-  send(target: string, args: readonly unknown[]): boolean {
-    const s = this.#state;
-    const record = this.#encode(invocation(target, args));
-    if (s.kind !== 'connected') return false;
-    try {
-      s.socket.send(record);
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   /** THE place where the state changes. */
@@ -152,56 +129,76 @@ export class HubClient {
   async #run(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const ended = await this.#attempt(attempt);
-      if (this.#isStopped()) return;
-      this.#pending.rejectAll(new AgentError('network', `hub connection lost: ${ended.error.message}`));
-      if (!ended.reconnect) return this.#setState({ kind: 'stopped', error: ended.error });
+      if (this.#stopped()) return;
+      this.#calls.failAll(new AgentError('network', `hub connection lost: ${ended.error.message}`));
       if (ended.wasConnected) attempt = 1;
-      const delayMs = this.#delayMs(attempt);
+      const delayMs = ended.reconnect ? this.#delayMs(attempt) : null;
       if (delayMs === null) return this.#setState({ kind: 'stopped', error: ended.error });
-      this.#setState({ kind: 'waiting', attempt, delayMs, error: ended.error });
+      this.#setState({ kind: 'waiting', error: ended.error });
       await new Promise<void>((resolve) => {
         this.#wake = { timer: this.#o.clock.setTimer(resolve, delayMs), resolve };
       });
       this.#wake = undefined;
-      if (this.#isStopped()) return;
+      if (this.#stopped()) return;
     }
   }
 
   /** One negotiate + socket; resolves when it failed or, once connected, when it ends. */
   async #attempt(attempt: number): Promise<Ended> {
-    this.#setState({ kind: 'connecting', attempt });
+    this.#setState({ kind: 'connecting' });
+    const o = this.#o;
     let token: string | undefined;
     let negotiated: Negotiated;
     try {
-      token = await this.#o.accessToken();
-      if (this.#auth.blocks(token)) {
-        return { error: new AgentError('auth', 'hub: waiting for a new token'), reconnect: true, wasConnected: false };
+      token = await o.accessToken();
+      const refused = this.#refused;
+      if (refused?.token === token && o.clock.monotonicMs() < refused.untilMs) {
+        return failed(new AgentError('auth', 'hub: waiting for a new token'));
       }
-      negotiated = await negotiate(this.#o.http, this.#o.baseUrl, token);
-      this.#auth.accept();
-      this.#o.onSecrets({ connectionToken: negotiated.connectionToken, accessToken: negotiated.accessToken });
+      negotiated = await negotiate(o.http, o.baseUrl, token);
+      this.#refused = undefined;
+      o.onSecrets({ connectionToken: negotiated.connectionToken, accessToken: negotiated.accessToken });
     } catch (e) {
-      return { error: this.#attemptFailed(e, attempt, token), reconnect: true, wasConnected: false };
+      const error = toAgentError(e);
+      if (error.code === 'auth' && token !== undefined) {
+        // Not a retry loop (docs/realtime.md): one error line per refusal, the same token waits.
+        this.#refused = { token, untilMs: o.clock.monotonicMs() + o.authRetryMs };
+        this.#log('error', 'authentication refused; waiting for a new token', {
+          status: error.status,
+          retryAfterMs: o.authRetryMs,
+        });
+      } else this.#log('warn', 'connect failed', { attempt, code: error.code, reason: error.message });
+      return failed(error);
     }
-    if (this.#isStopped()) return { error: new AgentError('closed', 'stopped'), reconnect: false, wasConnected: false };
-    const options = { ...this.#o, url: negotiated.socketUrl, accessToken: negotiated.accessToken };
+    if (this.#stopped()) return { ...failed(new AgentError('closed', 'stopped')), reconnect: false };
     return new Promise<Ended>((resolve) => {
-      const socket: HubSocket = new HubSocket(this.#o.sockets, this.#o.clock, options, {
-        onRecord: (text) => this.#received(socket, text),
+      const conn: HubConnection = new HubConnection(this.#o, negotiated.socketUrl, negotiated.accessToken, {
+        onRecord: (text) => this.#record(conn, text),
         onEnd: (error, reconnect) => resolve({ error, reconnect, wasConnected: this.#state.kind === 'connected' }),
       });
-      this.#setState({ kind: 'handshaking', attempt, socket });
+      this.#setState({ kind: 'handshaking', conn });
     });
   }
 
-  #attemptFailed(e: unknown, attempt: number, token: string | undefined): AgentError {
-    const error = toAgentError(e);
-    if (error.code === 'auth' && token !== undefined) this.#auth.refuse(token, error);
-    else this.#log('warn', 'connect failed', { attempt, code: error.code, reason: error.message });
-    return error;
+  /** One record of a live connection: the handshake answer first, then hub messages. */
+  #record(conn: HubConnection, text: string): void {
+    if (this.#state.kind === 'handshaking') {
+      try {
+        parseHandshake(text);
+      } catch (e) {
+        return conn.end(toAgentError(e), true);
+      }
+      conn.handshakeDone();
+      return this.#setState({ kind: 'connected', conn });
+    }
+    this.#calls.route(
+      text,
+      (message) => conn.send(this.#encode(message)),
+      (error, reconnect) => conn.end(error, reconnect),
+    );
   }
 
-  /** The policy's delay; a throwing policy is logged and replaced by its cap-like fallback. */
+  /** The policy's delay; a throwing policy is logged and replaced by a 60 s delay. */
   #delayMs(attempt: number): number | null {
     try {
       return this.#o.retry.nextDelayMs(attempt);
@@ -209,28 +206,6 @@ export class HubClient {
       this.#log('error', 'retry policy failed; retrying in 60 s', { reason: toAgentError(e).message });
       return 60000;
     }
-  }
-
-  #log(level: LogLevel, message: string, fields?: LogFields): void {
-    this.#o.logger.log(level, 'hub: ' + message, fields);
-  }
-
-  #isStopped(): boolean {
-    return this.#state.kind === 'stopped';
-  }
-
-  /** One incoming record of `socket`: the handshake answer first, then hub messages. */
-  #received(socket: HubSocket, text: string): void {
-    const s = this.#state;
-    if (s.kind === 'connected' && s.socket === socket) return this.#router.route(socket, text);
-    if (s.kind !== 'handshaking' || s.socket !== socket) return;
-    try {
-      parseHandshake(text);
-    } catch (e) {
-      return socket.end(toAgentError(e), true);
-    }
-    this.#setState({ kind: 'connected', socket });
-    socket.handshakeDone();
   }
 
   #encode(message: unknown): string {
@@ -241,7 +216,16 @@ export class HubClient {
     return record;
   }
 
+  /** A method, so that TypeScript does not narrow the state across awaits and callbacks. */
+  #stopped(): boolean {
+    return this.#state.kind === 'stopped';
+  }
+
   #notConnected(target: string): AgentError {
     return new AgentError('network', `hub not connected (${this.#state.kind}); ${target} not sent`);
+  }
+
+  #log(level: LogLevel, message: string, fields?: LogFields): void {
+    this.#o.logger.log(level, 'hub: ' + message, fields);
   }
 }

@@ -1,12 +1,14 @@
 /**
- * The hub messages the client understands (spec 4.8, JSON hub protocol): one
- * validator from `unknown` to a typed union, and the outgoing message shapes.
- * Stream messages (2, 4, 5) and unknown types become `ignored`; anything
- * malformed throws AgentError `wire.invalid`, which the caller logs and drops.
+ * The hub messages a device receives (spec 4.8, JSON hub protocol): one
+ * validator from a record's text to a typed union, and the two fixed records it
+ * sends. A device only receives Invocations, Completions, Pings and Close:
+ * stream messages (2, 4, 5) and unknown types become `ignored`. Anything
+ * malformed throws AgentError `wire.invalid`, which the client logs and drops.
  */
 import { AgentError } from '../errors.js';
-import { asArray, asObject, optBoolean, optString, reqString, type WireObject } from '../config/fields.js';
+import { asArray, asObject, optBoolean, optString, reqString } from '../config/fields.js';
 import { HubMessageType } from '../wire.js';
+import { readJson } from './record-codec.js';
 
 /** A server-to-client Invocation (`Notify`, ...). */
 export interface InvocationMessage {
@@ -39,19 +41,14 @@ const ping: HubMessage = { kind: 'ping' };
 /** The Ping record, encoded once (sent far more often than anything else). */
 export const pingRecord = '{"type":6}\u001e';
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new AgentError('wire.invalid', `hub record is not JSON (${text.length} chars)`, { cause: e });
-  }
-}
+/** The handshake request record. */
+export const handshakeRecord = '{"protocol":"json","version":1}\u001e';
 
 /** Validates one record's text (separator removed) into a HubMessage. */
 export function parseHubMessage(text: string): HubMessage {
   // Pings are the most frequent record; skip JSON.parse for the canonical form.
   if (text === '{"type":6}') return ping;
-  const o = asObject(parseJson(text), 'hub message');
+  const o = asObject(readJson(text, 'hub message'), 'hub message');
   switch (o['type']) {
     case HubMessageType.invocation:
       return {
@@ -82,22 +79,6 @@ export function parseHubMessage(text: string): HubMessage {
  * (AgentError `hub`). Unknown fields are ignored.
  */
 export function parseHandshake(text: string): void {
-  const o: WireObject = asObject(parseJson(text), 'handshake response');
-  const error = optString(o, 'error');
+  const error = optString(asObject(readJson(text, 'handshake'), 'handshake'), 'error');
   if (error !== undefined) throw new AgentError('hub', `handshake refused: ${error}`);
-}
-
-/** The handshake request record. */
-export const handshakeRecord = '{"protocol":"json","version":1}\u001e';
-
-/** An Invocation to the server; without `invocationId` it expects no answer. */
-export function invocation(target: string, args: readonly unknown[], invocationId?: string): WireObject {
-  return invocationId === undefined
-    ? { type: HubMessageType.invocation, target, arguments: args }
-    : { type: HubMessageType.invocation, invocationId, target, arguments: args };
-}
-
-/** An error Completion (answer to a server invocation we cannot serve). */
-export function errorCompletion(invocationId: string, error: string): WireObject {
-  return { type: HubMessageType.completion, invocationId, error };
 }

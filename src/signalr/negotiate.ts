@@ -8,12 +8,13 @@
  * (absent on XS).
  */
 import { AgentError } from '../errors.js';
-import { asObject, optNumber, optString, type WireObject } from '../config/fields.js';
+import { asObject, isObject, optNumber, optString, type WireObject } from '../config/fields.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
+import { readJson } from './record-codec.js';
 
 /** Redirects followed before giving up (the official client's limit). */
-export const maxNegotiateRedirects = 5;
+const maxRedirects = 5;
 
 export interface Negotiated {
   /** The WebSocket address to open, `id` query parameter included. Secret. */
@@ -26,38 +27,19 @@ export interface Negotiated {
 
 /** `http://h/x` → `ws://h/x`, `https://` → `wss://`; ws(s) addresses unchanged. */
 export function toSocketUrl(httpUrl: string): string {
-  if (httpUrl.startsWith('https://')) return 'wss://' + httpUrl.slice(8);
-  if (httpUrl.startsWith('http://')) return 'ws://' + httpUrl.slice(7);
-  return httpUrl;
+  return httpUrl.replace(/^http/, 'ws');
 }
 
 /** Appends `name=value` (value URL-encoded) to an address that may have a query already. */
-export function withQuery(url: string, name: string, value: string): string {
+function withQuery(url: string, name: string, value: string): string {
   return url + (url.includes('?') ? '&' : '?') + name + '=' + encodeURIComponent(value);
 }
 
 /** `{hub}?q` → `{hub}/negotiate?q&negotiateVersion=1`. */
 export function negotiateUrl(hubUrl: string): string {
-  const q = hubUrl.indexOf('?');
-  const path = q === -1 ? hubUrl : hubUrl.slice(0, q);
-  const query = q === -1 ? '' : hubUrl.slice(q);
-  const url = path + (path.endsWith('/') ? '' : '/') + 'negotiate' + query;
-  return withQuery(url, 'negotiateVersion', '1');
-}
-
-/** The hub address under a service base URL (`http://host:port[/prefix]`). */
-export function hubUrl(baseUrl: string): string {
-  return (baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl) + Paths.hub;
-}
-
-function parseBody(body: string): WireObject {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (e) {
-    throw new AgentError('wire.invalid', 'negotiate: response is not JSON', { cause: e });
-  }
-  return asObject(parsed, 'negotiate response');
+  const q = hubUrl.includes('?') ? hubUrl.indexOf('?') : hubUrl.length;
+  const path = hubUrl.slice(0, q);
+  return withQuery(path + (path.endsWith('/') ? '' : '/') + 'negotiate' + hubUrl.slice(q), 'negotiateVersion', '1');
 }
 
 /** True when `availableTransports` is absent or lists WebSockets with Text. */
@@ -65,10 +47,9 @@ function offersWebSockets(o: WireObject): boolean {
   const list = o['availableTransports'];
   if (!Array.isArray(list)) return true;
   return list.some((t: unknown) => {
-    if (typeof t !== 'object' || t === null) return false;
-    const entry = t as WireObject;
-    const formats = entry['transferFormats'];
-    return entry['transport'] === 'WebSockets' && (!Array.isArray(formats) || formats.includes('Text'));
+    if (!isObject(t) || t['transport'] !== 'WebSockets') return false;
+    const formats = t['transferFormats'];
+    return !Array.isArray(formats) || formats.includes('Text');
   });
 }
 
@@ -79,36 +60,32 @@ function offersWebSockets(o: WireObject): boolean {
  * `wire.invalid` (not JSON) or `network` (from the transport).
  */
 export async function negotiate(http: HttpTransport, baseUrl: string, accessToken: string): Promise<Negotiated> {
-  let url = hubUrl(baseUrl);
+  let url = baseUrl.replace(/\/$/, '') + Paths.hub;
   let token = accessToken;
   for (let redirects = 0; ; redirects++) {
-    const response = await http.request({
+    const { status, body } = await http.request({
       method: 'POST',
       url: negotiateUrl(url),
       headers: { Authorization: `Bearer ${token}` },
       body: '',
     });
-    if (response.status === 401 || response.status === 403) {
-      throw new AgentError('auth', `negotiate refused: HTTP ${response.status}`, { status: response.status });
+    if (status < 200 || status > 299) {
+      const code = status === 401 || status === 403 ? 'auth' : 'http.status';
+      throw new AgentError(code, `negotiate refused: HTTP ${status}`, { status });
     }
-    if (response.status < 200 || response.status > 299) {
-      throw new AgentError('http.status', `negotiate failed: HTTP ${response.status}`, { status: response.status });
-    }
-    const o = parseBody(response.body);
+    const o = asObject(readJson(body, 'negotiate'), 'negotiate');
     const error = optString(o, 'error');
     if (error !== undefined) throw new AgentError('hub', `negotiate: ${error}`);
     const redirect = optString(o, 'url');
-    if (redirect !== undefined) {
-      if (redirects >= maxNegotiateRedirects) throw new AgentError('hub', 'negotiate: too many redirects');
-      url = redirect;
-      token = optString(o, 'accessToken') ?? token;
-      continue;
+    if (redirect === undefined) {
+      if (!offersWebSockets(o)) throw new AgentError('unsupported', 'negotiate: no WebSockets transport offered');
+      const v1 = (optNumber(o, 'negotiateVersion') ?? 0) >= 1;
+      const id = optString(o, v1 ? 'connectionToken' : 'connectionId');
+      if (id === undefined || id === '') throw new AgentError('hub', 'negotiate: no connection token');
+      return { socketUrl: withQuery(toSocketUrl(url), 'id', id), accessToken: token, connectionToken: id };
     }
-    if (!offersWebSockets(o))
-      throw new AgentError('unsupported', 'negotiate: the server offers no WebSockets transport');
-    const version = optNumber(o, 'negotiateVersion') ?? 0;
-    const id = version >= 1 ? optString(o, 'connectionToken') : optString(o, 'connectionId');
-    if (id === undefined || id === '') throw new AgentError('hub', 'negotiate: no connection token in the response');
-    return { socketUrl: withQuery(toSocketUrl(url), 'id', id), accessToken: token, connectionToken: id };
+    if (redirects >= maxRedirects) throw new AgentError('hub', 'negotiate: too many redirects');
+    url = redirect;
+    token = optString(o, 'accessToken') ?? token;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The SignalR text framing (spec 4.8): every JSON record ends with the record
- * separator 0x1E. Shared by the agent's hub client and the local hub.
+ * The SignalR text framing (spec 4.8), the one reader/writer of the hub's wire:
+ * every JSON record ends with the record separator 0x1E. Shared by the agent's
+ * hub client, its negotiate, and the local hub.
  *
  * JSON.stringify escapes U+001E inside strings, so a raw 0x1E always ends a
  * record. The decoder takes arbitrary chunks (a record split across messages,
@@ -15,6 +16,15 @@ const RS = Hub.recordSeparatorChar;
 /** Appends the record separator to one serialized message. */
 export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RS;
+}
+
+/** Parses one record's text (or a negotiate body); AgentError `wire.invalid` names `what`. */
+export function readJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AgentError('wire.invalid', `${what}: not JSON (${text.length} chars)`, { cause: e });
+  }
 }
 
 /**

@@ -1,66 +1,77 @@
-import { KeepAlive } from '../../../src/signalr/keep-alive.js';
-import { FakeClock } from '../../fakes/fake-clock.js';
+/**
+ * The keep-alive of a connected client (spec 4.8 Ping), run by the client's one
+ * timer: a Ping when nothing was sent for `pingIntervalMs`, the server gone
+ * after `serverTimeoutMs` without receiving anything.
+ */
+import type { FakeSocket } from '../../fakes/fake-websocket.js';
 import { assert } from '../../support/assert.js';
-import { harness } from './harness.js';
+import { harness, type Harness } from './harness.js';
 
-function setup(pingMs = 15000, timeoutMs = 30000) {
-  const clock = new FakeClock();
-  const events = { pings: [] as number[], timeouts: [] as number[] };
-  const keepAlive: KeepAlive = new KeepAlive(
-    clock,
-    pingMs,
-    timeoutMs,
-    () => {
-      events.pings.push(clock.monotonicMs());
-      keepAlive.noteSent();
-    },
-    () => events.timeouts.push(clock.monotonicMs()),
-  );
-  keepAlive.start();
-  return { clock, keepAlive, events };
+/** Times (monotonic ms) at which the client sent a Ping, while `step` runs every `stepMs` until `untilMs`. */
+async function pingTimes(
+  h: Harness,
+  socket: FakeSocket,
+  untilMs: number,
+  stepMs: number,
+  step = (): void => undefined,
+) {
+  const times: number[] = [];
+  let seen = 0;
+  while (h.clock.monotonicMs() < untilMs) {
+    await h.clock.advanceAsync(stepMs);
+    const pings = socket.messages().filter((m) => m['type'] === 6).length;
+    for (; seen < pings; seen++) times.push(h.clock.monotonicMs());
+    step();
+  }
+  return times;
 }
 
 describe('signalr/keep-alive', () => {
-  it('pings every 15 s while nothing else is sent', () => {
-    const { clock, keepAlive, events } = setup();
-    for (let t = 0; t < 45000; t += 5000) {
-      clock.advance(5000);
-      keepAlive.noteReceived();
-    }
-    assert.deepEqual(events.pings, [15000, 30000, 45000]);
-    assert.deepEqual(events.timeouts, []);
+  it('pings every 15 s while nothing else is sent', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    const times = await pingTimes(h, socket, 45000, 5000, () => socket.receiveRecords({ type: 6 }));
+    assert.deepEqual(times, [15000, 30000, 45000]);
+    assert.equal(h.client.status, 'connected');
   });
 
-  it('is driven by the last send: sends postpone the ping, receives do not', () => {
-    const { clock, keepAlive, events } = setup();
-    clock.advance(10000);
-    keepAlive.noteSent();
-    keepAlive.noteReceived();
-    clock.advance(14999);
-    assert.deepEqual(events.pings, []);
-    clock.advance(1);
-    assert.deepEqual(events.pings, [25000]);
+  it('is driven by the last send: sends postpone the ping, receives do not', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    await h.clock.advanceAsync(10000);
+    void h.client.invoke('Hello', [], 60000).catch(() => undefined);
+    socket.receiveRecords({ type: 6 });
+    await h.clock.advanceAsync(14999);
+    assert.deepEqual(socket.messages(), [{ type: 1, invocationId: '0', target: 'Hello', arguments: [] }]);
+    await h.clock.advanceAsync(1);
+    assert.deepEqual(socket.messages().at(-1), { type: 6 });
   });
 
-  it('declares the server gone after 30 s without receiving, once', () => {
-    const { clock, keepAlive, events } = setup();
-    clock.advance(20000);
-    keepAlive.noteReceived();
-    clock.advance(29999);
-    assert.deepEqual(events.timeouts, []);
-    clock.advance(1);
-    assert.deepEqual(events.timeouts, [50000]);
-    clock.advance(100000);
-    assert.deepEqual(events.timeouts, [50000]);
+  it('declares the server gone after 30 s without receiving, once', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    await h.clock.advanceAsync(20000);
+    socket.receiveRecords({ type: 6 });
+    await h.clock.advanceAsync(29999);
+    assert.equal(h.client.status, 'connected');
+    await h.clock.advanceAsync(1);
+    assert.equal(h.client.status, 'waiting');
+    assert.ok(socket.closedByClient);
+    await h.clock.advanceAsync(100000);
+    assert.equal(
+      h.logger.find('info', 'hub: waiting').filter((l) => /nothing received/.test(String(l.fields?.['reason']))).length,
+      1,
+    );
   });
 
-  it('takes its intervals from the options, and stop clears every timer', () => {
-    const { clock, keepAlive, events } = setup(1000, 2500);
-    clock.advance(2500);
-    assert.deepEqual(events.pings, [1000, 2000]);
-    assert.deepEqual(events.timeouts, [2500]);
-    keepAlive.stop();
-    assert.equal(clock.pending, 0);
+  it('takes its intervals from the options, and stop clears every timer', async () => {
+    const h = harness({ pingIntervalMs: 1000, serverTimeoutMs: 2500 });
+    const socket = await h.connect();
+    const times = await pingTimes(h, socket, 2500, 500);
+    assert.deepEqual(times, [1000, 2000]);
+    assert.equal(h.client.status, 'waiting');
+    h.client.stop();
+    assert.equal(h.clock.pending, 0);
   });
 
   it('the client pings when idle and drops a silent server, then reconnects', async () => {
