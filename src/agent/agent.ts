@@ -229,7 +229,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   reportSample(slot: ChannelSlot, sample: Sample, monotonicMs: number): void {
-    this.reporter.channel(slot.key, slot.channel.type === 'location', sample, monotonicMs);
+    this.reporter.channel(slot.key, slot.isLocation, sample, monotonicMs);
     this.options.onReport?.(slot.key, sample);
   }
 
