@@ -78,37 +78,24 @@ class PwmOutputDriver extends PinReader<PwmOutput> {
   }
 }
 
-function createPinDriver(pins: Pins, channel: PinChannel): ChannelDriver {
-  const pin = channel.pin;
-  switch (channel.type) {
-    case 'digitalInput':
-      return new PinReader(pins.digitalInput({ pin }));
-    case 'analogInput':
-      return new PinReader(pins.analogInput({ pin }));
-    case 'digitalOutput':
-      return new DigitalOutputDriver(pins.digitalOutput({ pin }));
-    case 'analogOutput':
-      return new PwmOutputDriver(pins.pwmOutput({ pin }));
-  }
-}
+/** How each pin channel type opens its pin and drives it: the one table of the pin types. */
+const openers: Readonly<Record<PinChannel['type'], (pins: Pins, pin: number) => ChannelDriver>> = {
+  digitalInput: (pins, pin) => new PinReader(pins.digitalInput({ pin })),
+  analogInput: (pins, pin) => new PinReader(pins.analogInput({ pin })),
+  digitalOutput: (pins, pin) => new DigitalOutputDriver(pins.digitalOutput({ pin })),
+  analogOutput: (pins, pin) => new PwmOutputDriver(pins.pwmOutput({ pin })),
+};
 
 /** The provider of the four pin channel types, over the host's Pins port. */
 export class PinChannelProvider implements ChannelDriverProvider {
-  readonly types: readonly ChannelType[] = ['digitalInput', 'analogInput', 'digitalOutput', 'analogOutput'];
+  readonly types = Object.keys(openers) as ChannelType[];
 
   constructor(private readonly pins: Pins) {}
 
   create(channel: Channel): ChannelDriver {
-    if (
-      channel.type !== 'digitalInput' &&
-      channel.type !== 'analogInput' &&
-      channel.type !== 'digitalOutput' &&
-      channel.type !== 'analogOutput'
-    ) {
-      throw new AgentError('internal', `pins: not a pin channel type: ${channel.type}`);
-    }
+    if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel type: ${channel.type}`);
     try {
-      return createPinDriver(this.pins, channel);
+      return openers[channel.type](this.pins, channel.pin);
     } catch (e) {
       const error = toAgentError(e);
       throw new AgentError('pin.unavailable', `pin ${channel.pin}: ${error.message}`, { errno: Errno.EIO, cause: e });
