@@ -9,7 +9,7 @@
  * numeric timestamp (Unix seconds), and one JSON request body per reported
  * record, queued as text (the queue is emptied as a sender would).
  */
-import { ChannelSlot, type SampleSink } from '../../src/agent/channel-slot.js';
+import { ChannelSlot, slotContext, type SampleSink } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { Sample } from '../../src/agent/driver.js';
 import { decodeData, isFailure, type Decoded } from '../../src/codec/data.js';
@@ -72,6 +72,7 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
   );
   const reporter = new Reporter(new WallTime(clock), batcher, counters);
   const sink: SampleSink = { reportSample: (slot, s, at) => reporter.channel(slot.key, false, s, at) };
+  const context = slotContext(sink, counters);
   const wins = windows();
   const slots = wins.map((win, i) => {
     const sample: { ok: true; value: number } = { ok: true, value: 0 };
@@ -85,7 +86,7 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
       },
       close: () => undefined,
     };
-    return new ChannelSlot(channel(i, events), driver, sink, counters);
+    return new ChannelSlot(channel(i, events), driver, context);
   });
   const start = process.hrtime.bigint();
   for (let n = 0; n < samples / channels; n++) {

@@ -21,7 +21,7 @@ import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { ServiceClient, type ServiceAccess } from '../service/client.js';
 import { WallTime } from '../time/wall-time.js';
-import { ChannelSet } from './channel-set.js';
+import { ChannelSet, hashText } from './channel-set.js';
 import type { ChannelSlot, SampleSink } from './channel-slot.js';
 import { ConfigFollower } from './config-follower.js';
 import { ConfigSource } from './config-source.js';
@@ -75,7 +75,8 @@ export class Agent implements DesiredStateSink, SampleSink {
   private readonly desired: DesiredApplier;
   private readonly props: Properties;
   private readonly stats: AgentCounters = createCounters();
-  private configText: string | undefined;
+  /** Hash of the configuration text in use: an unchanged body is not applied again (a number, not the text). */
+  private configHash: number | undefined;
   private readonly follower: ConfigFollower;
   private running = false;
   readonly observeSample: ((key: string, sample: Sample) => void) | undefined;
@@ -229,7 +230,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   reportSample(slot: ChannelSlot, sample: Sample, monotonicMs: number): void {
-    this.reporter.channel(slot.key, slot.channel.type === 'location', sample, monotonicMs);
+    this.reporter.channel(slot.key, slot.isLocation, sample, monotonicMs);
     this.options.onReport?.(slot.key, sample);
   }
 
@@ -250,14 +251,14 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   private useConfig(text: string, config: Parameters<ChannelSet['apply']>[0]): void {
-    this.configText = text;
+    this.configHash = hashText(text);
     this.channels.apply(config);
   }
 
   private async load(): Promise<void> {
     const loaded = await this.configSource.fetch();
     if (!this.running) return;
-    if (loaded.text !== this.configText) this.useConfig(loaded.text, loaded.config);
+    if (hashText(loaded.text) !== this.configHash) this.useConfig(loaded.text, loaded.config);
     this.sender.retryNow();
     await this.readDeviceAndProperties();
   }

@@ -17,7 +17,6 @@
  * per channel. While the device's time is unknown, timestamps are taken as they are.
  */
 import { asArray, isObject } from '../config/fields.js';
-import type { Channel } from '../config/model.js';
 import { valueToRaw } from '../codec/scale.js';
 import { Errno } from '../errno.js';
 import { toAgentError } from '../errors.js';
@@ -25,35 +24,13 @@ import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
 import type { WallTime } from '../time/wall-time.js';
 import { LocationFields, StateSide } from '../wire.js';
-import type { ChannelSlot } from './channel-slot.js';
+import type { ChannelSlot, WriteKind } from './channel-slot.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
 import { errorSample, type Sample, type Value } from './driver.js';
 
-/** What a channel accepts as a desired value: a boolean, a number, or nothing (read-only by type). */
-function expectedKind(channel: Channel): 'boolean' | 'number' | 'integer' | 'none' {
-  switch (channel.type) {
-    case 'digitalOutput':
-      return 'boolean';
-    case 'analogOutput':
-      return 'number';
-    case 'custom':
-      return channel.customType === 'boolean' ? 'boolean' : channel.customType === 'number' ? 'integer' : 'number';
-    case 'modbus':
-      return channel.registerType === 'coil' || channel.dataType === 'bool' ? 'boolean' : 'number';
-    case 'can':
-      return 'number';
-    default:
-      return 'none';
-  }
-}
-
-function isReadOnly(channel: Channel): boolean {
-  return 'readOnly' in channel ? channel.readOnly : expectedKind(channel) === 'none';
-}
-
 /** The desired value in the channel's kind, or undefined when it does not fit (-EINVAL). */
-function coerce(value: Value, kind: 'boolean' | 'number' | 'integer'): boolean | number | undefined {
+function coerce(value: Value, kind: Exclude<WriteKind, 'none'>): boolean | number | undefined {
   if (kind === 'boolean') {
     if (typeof value === 'boolean') return value;
     if (value === 0 || value === 1) return value === 1;
@@ -103,7 +80,7 @@ export class DesiredApplier {
     }
     const subChannel = record.key !== slot.key; // location form: gps.lat
     const field = record.key.slice(slot.key.length + 1);
-    if (subChannel && (slot.channel.type !== 'location' || !(LocationFields as readonly string[]).includes(field))) {
+    if (subChannel && (!slot.isLocation || !(LocationFields as readonly string[]).includes(field))) {
       // Keeps lastAppliedMs bounded by the configured channels whatever the hub sends.
       this.counters.desiredIgnored++;
       this.logger.log('warn', 'desired value for a channel this device does not have', { key: record.key });
@@ -133,8 +110,8 @@ export class DesiredApplier {
       return;
     }
     const echoed = slot.scale(result);
-    slot.decider.remember(echoed, now);
-    this.reporter.channel(slot.key, slot.channel.type === 'location', echoed, now, true);
+    slot.remember(echoed, now);
+    this.reporter.channel(slot.key, slot.isLocation, echoed, now, true);
     this.onEcho(slot.key, record.value, echoed);
   }
 
@@ -156,14 +133,13 @@ export class DesiredApplier {
   }
 
   private async write(slot: ChannelSlot, value: Value): Promise<Sample> {
-    const channel = slot.channel;
-    const kind = expectedKind(channel);
+    const kind = slot.writeKind;
     const apply = slot.driver.applyDesired;
-    if (kind === 'none' || isReadOnly(channel) || apply === undefined) return errorSample(Errno.EROFS);
+    if (kind === 'none' || apply === undefined) return errorSample(Errno.EROFS);
     const typed = coerce(value, kind);
     if (typed === undefined) return errorSample(Errno.EINVAL);
     if (typeof typed === 'boolean' || !slot.scaled) return await apply.call(slot.driver, typed);
-    const raw = valueToRaw(typed, channel.scaleGain, channel.scaleOffset, slot.driver.rawRange);
+    const raw = valueToRaw(typed, slot.gain, slot.offset, slot.driver.rawRange);
     if (!raw.ok) return errorSample(raw.errno);
     return await apply.call(slot.driver, raw.raw);
   }

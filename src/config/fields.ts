@@ -6,6 +6,17 @@ import { AgentError } from '../errors.js';
 
 export type WireObject = Readonly<Record<string, unknown>>;
 
+/** `T` with its possibly-undefined members made optional (and never `undefined`: exactOptionalPropertyTypes). */
+export type Present<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+/** `o` without its undefined members: an optional field that was not given stays absent. */
+export function present<T extends object>(o: T): Present<T> {
+  for (const key of Object.keys(o) as (keyof T)[]) if (o[key] === undefined) delete o[key];
+  return o as Present<T>;
+}
+
 export function isObject(value: unknown): value is WireObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -30,6 +30,7 @@ import {
   optEnum,
   optNumber,
   optString,
+  present,
   reqEnum,
   reqNumber,
   reqString,
@@ -114,14 +115,12 @@ function parseProtocol(o: WireObject): CanProtocol | undefined {
   const p = asObject(raw, C.protocol);
   const type = reqEnum(p, P.type, CanProtocols);
   if (type === 'cattron') return { type };
-  const priority = optNumber(p, P.priority, { integer: true, min: 0, max: 7 });
-  const sourceAddress = optNumber(p, P.sourceAddress, u8);
-  return {
+  return present({
     type,
     pgn: reqNumber(p, P.pgn, { integer: true, min: 0, max: 0x3ffff }),
-    ...(priority === undefined ? {} : { priority }),
-    ...(sourceAddress === undefined ? {} : { sourceAddress }),
-  };
+    priority: optNumber(p, P.priority, { integer: true, min: 0, max: 7 }),
+    sourceAddress: optNumber(p, P.sourceAddress, u8),
+  });
 }
 
 /** One channel; throws AgentError `wire.invalid` with the reason. */
@@ -129,20 +128,15 @@ export function parseChannel(value: unknown, buses: readonly Bus[]): Channel {
   const o = asObject(value, 'channel');
   const type = reqEnum(o, C.type, ChannelTypes);
   const events = o[C.transmitEvents];
-  const group = optString(o, C.group);
-  const aggregated = optEnum(o, C.aggregated, Aggregates);
-  const aggregatedLast = optEnum(o, C.aggregatedLast, LastAggregates);
-  const order = optNumber(o, C.order);
-  const unit = optString(o, C.unit);
-  const common = {
+  const common = present({
     uid: reqString(o, C.uid),
     key: reqString(o, C.key),
     name: optString(o, C.name) ?? '',
-    ...(group === undefined ? {} : { group }),
-    ...(aggregated === undefined ? {} : { aggregated }),
-    ...(aggregatedLast === undefined ? {} : { aggregatedLast }),
-    ...(order === undefined ? {} : { order }),
-    ...(unit === undefined ? {} : { unit }),
+    group: optString(o, C.group),
+    aggregated: optEnum(o, C.aggregated, Aggregates),
+    aggregatedLast: optEnum(o, C.aggregatedLast, LastAggregates),
+    order: optNumber(o, C.order),
+    unit: optString(o, C.unit),
     scaleGain: optNumber(o, C.scaleGain) ?? 1,
     scaleOffset: optNumber(o, C.scaleOffset) ?? 0,
     scanIntervalMs:
@@ -150,7 +144,7 @@ export function parseChannel(value: unknown, buses: readonly Bus[]): Channel {
     visible: optBoolean(o, C.visible) ?? true,
     transmitEvents:
       events === undefined || events === null ? [] : asArray(events, C.transmitEvents).map(parseTransmitEvent),
-  };
+  });
   if (common.key === '') throw new AgentError('wire.invalid', `${C.key}: must not be empty`);
   if (common.scaleGain === 0) throw new AgentError('wire.invalid', `${C.scaleGain}: must not be 0`);
   const readOnly = optBoolean(o, C.readOnly);
@@ -191,16 +185,16 @@ export function parseChannel(value: unknown, buses: readonly Bus[]): Channel {
       if (canId === undefined && protocol?.type !== 'j1939' && protocol?.type !== 'cattron') {
         throw new AgentError('wire.invalid', `${C.canId}: required unless protocol is j1939 or cattron`);
       }
-      return {
+      return present({
         ...common,
         ...parseLayout(o, 'littleEndian'),
         type,
         bus,
-        ...(canId === undefined ? {} : { canId }),
-        ...(protocol === undefined ? {} : { protocol }),
-        ...(dpa === undefined ? {} : { databaseParameterAddress: dpa }),
+        canId,
+        protocol,
+        databaseParameterAddress: dpa,
         readOnly: readOnly ?? optBoolean(protocolFields, C.readOnly) ?? true,
-      };
+      });
     }
   }
 }

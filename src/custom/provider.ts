@@ -19,7 +19,7 @@ const maxEarly = 64;
 export type DesiredListener = (key: string, value: Value) => void;
 
 /** Whether `value` fits `customType` (decisions 1). */
-export function fitsCustomType(channel: CustomChannel, value: Value): boolean {
+export function fitsCustomType(channel: Pick<CustomChannel, 'customType'>, value: Value): boolean {
   switch (channel.customType) {
     case 'boolean':
       return typeof value === 'boolean';
@@ -30,30 +30,38 @@ export function fitsCustomType(channel: CustomChannel, value: Value): boolean {
   }
 }
 
+/** One custom channel: the fields it needs copied from the parsed channel (not kept: heap per channel on XS). */
 class CustomDriver implements ChannelDriver {
-  private readonly current: { ok: true; value: Value } = { ok: true, value: 0 };
-  private hasValue = false;
+  readonly key: string;
+  readonly customType: CustomChannel['customType'];
+  private readonly readOnly: boolean;
+  /** The published value as a sample; made at the first value and reused. */
+  private current: { ok: true; value: Value } | undefined;
 
   constructor(
-    readonly channel: CustomChannel,
+    channel: CustomChannel,
     private readonly owner: CustomChannels,
-  ) {}
-
-  set(value: Value): void {
-    this.current.value = value;
-    this.hasValue = true;
+  ) {
+    this.key = channel.key;
+    this.customType = channel.customType;
+    this.readOnly = channel.readOnly;
   }
 
-  sample(): Sample | undefined {
-    return this.hasValue ? this.current : undefined;
+  set(value: Value): void {
+    if (this.current === undefined) this.current = { ok: true, value };
+    else this.current.value = value;
+  }
+
+  sample(): { ok: true; value: Value } | undefined {
+    return this.current;
   }
 
   /** The agent answers -EROFS for read-only channels before calling this; checked again here. */
   applyDesired(value: Value): Sample {
-    if (this.channel.readOnly) return { ok: false, errno: Errno.EROFS };
-    if (!fitsCustomType(this.channel, value)) return { ok: false, errno: Errno.EINVAL };
+    if (this.readOnly) return { ok: false, errno: Errno.EROFS };
+    if (!fitsCustomType(this, value)) return { ok: false, errno: Errno.EINVAL };
     this.set(value);
-    this.owner.notifyDesired(this.channel.key, value);
+    this.owner.notifyDesired(this.key, value);
     return { ok: true, value };
   }
 
@@ -105,8 +113,8 @@ export class CustomChannels implements ChannelDriverProvider {
       this.early.set(key, value);
       return;
     }
-    if (!fitsCustomType(driver.channel, value)) {
-      throw new AgentError('config.invalid', `custom channel "${key}" takes ${driver.channel.customType} values`);
+    if (!fitsCustomType(driver, value)) {
+      throw new AgentError('config.invalid', `custom channel "${key}" takes ${driver.customType} values`);
     }
     driver.set(value);
   }
@@ -132,10 +140,10 @@ export class CustomChannels implements ChannelDriverProvider {
 
   /** @internal */
   forget(driver: CustomDriver): void {
-    if (this.drivers.get(driver.channel.key) === driver) {
-      this.drivers.delete(driver.channel.key);
-      if (driver.sample() !== undefined)
-        this.early.set(driver.channel.key, (driver.sample() as { value: Value }).value);
+    if (this.drivers.get(driver.key) === driver) {
+      this.drivers.delete(driver.key);
+      const last = driver.sample();
+      if (last !== undefined) this.early.set(driver.key, last.value);
     }
   }
 }

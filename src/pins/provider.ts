@@ -26,19 +26,26 @@ interface ReadablePin {
 }
 
 /**
- * An input's driver: one object per channel, methods on the prototype, the
- * sample object reused (no closures: on XS each closure costs about ten heap
- * slots per channel). A throwing read reports -EIO.
+ * An input's driver: one object per channel, methods on the prototype, no
+ * closures (on XS each closure costs about ten heap slots per channel). The
+ * driver is its own last reading: the sample a scan returns is the driver
+ * itself (`ok`, `value`), so no second object per channel. A throwing read
+ * reports -EIO.
  */
 class PinReader<P extends ReadablePin> implements ChannelDriver {
-  private readonly reading: { ok: true; value: boolean | number } = { ok: true, value: 0 };
+  readonly ok = true;
+  value: boolean | number = 0;
+  declare protected readonly io: P;
 
-  constructor(protected readonly io: P) {}
+  constructor(io: P) {
+    // Not enumerable: whoever copies the sample ({...sample}, JSON) sees only `ok` and `value`.
+    Object.defineProperty(this, 'io', { value: io });
+  }
 
   sample(): Sample {
     try {
-      this.reading.value = this.io.read();
-      return this.reading;
+      this.value = this.io.read();
+      return this;
     } catch {
       return failed;
     }
@@ -58,52 +65,37 @@ class DigitalOutputDriver extends PinReader<DigitalOutput> {
 }
 
 class PwmOutputDriver extends PinReader<PwmOutput> {
-  readonly rawRange: RawRange;
-
-  constructor(io: PwmOutput) {
-    super(io);
-    this.rawRange = { min: 0, max: 2 ** io.resolution - 1, integer: true };
+  /** Made on demand (a desired value is rare): not a field of the sample. */
+  get rawRange(): RawRange {
+    return { min: 0, max: 2 ** this.io.resolution - 1, integer: true };
   }
 
   applyDesired(value: Value): Sample {
     if (typeof value !== 'number' || !Number.isInteger(value)) return invalid;
-    if (value < this.rawRange.min || value > this.rawRange.max) return outOfRange;
+    if (value < 0 || value > 2 ** this.io.resolution - 1) return outOfRange;
     this.io.write(value);
     return this.sample();
   }
 }
 
-function createPinDriver(pins: Pins, channel: PinChannel): ChannelDriver {
-  const pin = channel.pin;
-  switch (channel.type) {
-    case 'digitalInput':
-      return new PinReader(pins.digitalInput({ pin }));
-    case 'analogInput':
-      return new PinReader(pins.analogInput({ pin }));
-    case 'digitalOutput':
-      return new DigitalOutputDriver(pins.digitalOutput({ pin }));
-    case 'analogOutput':
-      return new PwmOutputDriver(pins.pwmOutput({ pin }));
-  }
-}
+/** How each pin channel type opens its pin and drives it: the one table of the pin types. */
+const openers: Readonly<Record<PinChannel['type'], (pins: Pins, pin: number) => ChannelDriver>> = {
+  digitalInput: (pins, pin) => new PinReader(pins.digitalInput({ pin })),
+  analogInput: (pins, pin) => new PinReader(pins.analogInput({ pin })),
+  digitalOutput: (pins, pin) => new DigitalOutputDriver(pins.digitalOutput({ pin })),
+  analogOutput: (pins, pin) => new PwmOutputDriver(pins.pwmOutput({ pin })),
+};
 
 /** The provider of the four pin channel types, over the host's Pins port. */
 export class PinChannelProvider implements ChannelDriverProvider {
-  readonly types: readonly ChannelType[] = ['digitalInput', 'analogInput', 'digitalOutput', 'analogOutput'];
+  readonly types = Object.keys(openers) as ChannelType[];
 
   constructor(private readonly pins: Pins) {}
 
   create(channel: Channel): ChannelDriver {
-    if (
-      channel.type !== 'digitalInput' &&
-      channel.type !== 'analogInput' &&
-      channel.type !== 'digitalOutput' &&
-      channel.type !== 'analogOutput'
-    ) {
-      throw new AgentError('internal', `pins: not a pin channel type: ${channel.type}`);
-    }
+    if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel type: ${channel.type}`);
     try {
-      return createPinDriver(this.pins, channel);
+      return openers[channel.type](this.pins, channel.pin);
     } catch (e) {
       const error = toAgentError(e);
       throw new AgentError('pin.unavailable', `pin ${channel.pin}: ${error.message}`, { errno: Errno.EIO, cause: e });

@@ -4,23 +4,23 @@
  * start, so a late timer never shifts later scans, and scans missed while the
  * host was busy are skipped (counted), not bunched. One timer is armed for the
  * earliest deadline; a wake-up allocates nothing beyond the host's timer.
+ * A task carries its own period and deadline (no wrapper object per task: the
+ * heap per channel on XS).
  */
 import type { Clock, TimerHandle } from '../ports.js';
 
-/** Something scanned periodically. `nowMs` is the monotonic time of the wake-up. */
+/**
+ * Something scanned periodically. `nowMs` is the monotonic time of the wake-up.
+ * `intervalMs` and `dueMs` belong to the scheduler: `add` sets them, each wake-up advances `dueMs`.
+ */
 export interface ScanTask {
   scan(nowMs: number): void;
-}
-
-/** A registered task; pass it back to `remove`. */
-export interface ScheduledTask {
-  readonly task: ScanTask;
-  readonly intervalMs: number;
+  intervalMs: number;
   dueMs: number;
 }
 
 export class Scheduler {
-  private readonly entries: ScheduledTask[] = [];
+  private readonly tasks: ScanTask[] = [];
   private timer: TimerHandle | undefined;
   private timerDueMs = Infinity;
   private running = false;
@@ -31,29 +31,30 @@ export class Scheduler {
 
   constructor(private readonly clock: Clock) {}
 
-  /** Adds a task whose first scan is `firstDelayMs` from now (default: at once). */
-  add(task: ScanTask, intervalMs: number, firstDelayMs = 0): ScheduledTask {
+  /** Adds a task whose first scan is `firstDelayMs` from now (default: at once); returns it. */
+  add<T extends ScanTask>(task: T, intervalMs: number, firstDelayMs = 0): T {
     if (!(intervalMs > 0)) throw new RangeError(`scheduler: interval must be > 0, got ${intervalMs}`);
-    const entry: ScheduledTask = { task, intervalMs, dueMs: this.clock.monotonicMs() + firstDelayMs };
-    this.entries.push(entry);
+    task.intervalMs = intervalMs;
+    task.dueMs = this.clock.monotonicMs() + firstDelayMs;
+    this.tasks.push(task);
     if (this.running) this.arm();
-    return entry;
+    return task;
   }
 
-  remove(entry: ScheduledTask): void {
-    const i = this.entries.indexOf(entry);
-    if (i >= 0) this.entries.splice(i, 1);
+  remove(task: ScanTask): void {
+    const i = this.tasks.indexOf(task);
+    if (i >= 0) this.tasks.splice(i, 1);
     if (this.running) this.arm();
   }
 
   /** Removes every task. */
   clear(): void {
-    this.entries.length = 0;
+    this.tasks.length = 0;
     this.disarm();
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.tasks.length;
   }
 
   start(): void {
@@ -74,8 +75,8 @@ export class Scheduler {
 
   private arm(): void {
     let earliest = Infinity;
-    for (let i = 0; i < this.entries.length; i++) {
-      const due = this.entries[i]!.dueMs;
+    for (let i = 0; i < this.tasks.length; i++) {
+      const due = this.tasks[i]!.dueMs;
       if (due < earliest) earliest = due;
     }
     if (earliest === this.timerDueMs && this.timer !== undefined) return;
@@ -92,18 +93,18 @@ export class Scheduler {
     if (!this.running) return;
     const now = this.clock.monotonicMs();
     // Iterate over a stable length: a task may add or remove tasks (config reload).
-    const count = this.entries.length;
-    for (let i = 0; i < count && i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      if (entry.dueMs > now) continue;
-      entry.dueMs += entry.intervalMs;
-      if (entry.dueMs <= now) {
-        const behind = Math.floor((now - entry.dueMs) / entry.intervalMs) + 1;
+    const count = this.tasks.length;
+    for (let i = 0; i < count && i < this.tasks.length; i++) {
+      const task = this.tasks[i]!;
+      if (task.dueMs > now) continue;
+      task.dueMs += task.intervalMs;
+      if (task.dueMs <= now) {
+        const behind = Math.floor((now - task.dueMs) / task.intervalMs) + 1;
         this.missedScans += behind;
-        entry.dueMs += behind * entry.intervalMs;
+        task.dueMs += behind * task.intervalMs;
       }
       try {
-        entry.task.scan(now);
+        task.scan(now);
       } catch {
         this.failedScans++; // a task's bug must not stop the other channels
       }

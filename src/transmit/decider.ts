@@ -4,14 +4,14 @@
  * The decider keeps the last reported value or error, its (monotonic) time and
  * one Schmitt-trigger arm state per threshold event, and answers once per scan
  * whether this sample is reported. It allocates nothing per scan (the last
- * Location is copied into an object owned by the decider).
+ * Location is copied into an object owned by the decider, created once).
  *
  * Value kinds: numbers take every event. Locations: `change` = any field
  * differs; `delta` = great-circle distance between the lat/lon pairs >=
  * minimalChange metres (or lat/lon appearing or disappearing); `threshold` never
  * fires. Booleans and strings: `delta` fires on any change, `threshold` never.
  */
-import type { Location, Sample, SampleValue } from '../agent/driver.js';
+import type { Sample, SampleValue } from '../agent/driver.js';
 import type { TransmitEvent } from '../config/model.js';
 import { copyLocation, distanceMeters, isLocation, sameValue } from './values.js';
 
@@ -21,36 +21,38 @@ const enum Arm {
   Above = 2,
 }
 
-const NO_ARMS: Arm[] = [];
-const NO_CROSSINGS: boolean[] = [];
+/** `lastState` before anything was reported; afterwards OK (a value) or the errno (any finite number). */
+const NOT_REPORTED = -Infinity;
+const OK = Infinity;
+const NO_TRIGGERS: number[] = [];
 
+/**
+ * Few fields on purpose (heap per channel on XS): the last outcome is one
+ * number, the last Location is kept in `lastValue` itself (a copy the decider
+ * owns), and the Schmitt triggers exist only for channels with a threshold event.
+ * The agent's ChannelSlot extends this class, so a channel is one record.
+ */
 export class TransmitDecider {
-  private hasReported = false;
-  private lastOk = false;
+  /** NOT_REPORTED, OK, or the last reported errno (negative). */
+  private lastState = NOT_REPORTED;
   private lastValue: SampleValue = 0;
-  /** Created on the first reported location only: most channels never need it (heap per channel on XS). */
-  private lastLocation: Location | undefined;
-  private lastErrno = 0;
   private lastReportMs = 0;
-  /** Schmitt trigger state per event; shared empty arrays when no event is a threshold (most channels). */
-  private readonly arms: Arm[];
-  private readonly crossed: boolean[];
+  /** Per event: the arm at [2i] and whether this sample crossed at [2i+1]; shared empty without thresholds. */
+  private readonly triggers: number[];
 
   constructor(private readonly events: readonly TransmitEvent[]) {
-    const thresholds = events.some((e) => e.type === 'threshold');
-    this.arms = thresholds ? events.map(() => Arm.Unknown) : NO_ARMS;
-    this.crossed = thresholds ? events.map(() => false) : NO_CROSSINGS;
+    this.triggers = events.some((e) => e.type === 'threshold') ? events.flatMap(() => [Arm.Unknown, 0]) : NO_TRIGGERS;
   }
 
   /** Forgets everything: the next sample is reported (rule 1). */
   reset(): void {
-    this.hasReported = false;
-    for (let i = 0; i < this.arms.length; i++) this.arms[i] = Arm.Unknown;
+    this.lastState = NOT_REPORTED;
+    this.triggers.fill(0);
   }
 
   /** Whether `sample`, taken at monotonic `nowMs`, is reported; if so it becomes the last reported. */
   decide(sample: Sample, nowMs: number): boolean {
-    this.updateArms(sample);
+    this.updateTriggers(sample);
     if (this.shouldReport(sample, nowMs)) {
       this.remember(sample, nowMs);
       return true;
@@ -60,21 +62,20 @@ export class TransmitDecider {
 
   /** Records `sample` as reported without deciding (e.g. a desired value's echo). */
   remember(sample: Sample, nowMs: number): void {
-    this.hasReported = true;
     this.lastReportMs = nowMs;
-    this.lastOk = sample.ok;
     if (sample.ok) {
+      this.lastState = OK;
       const v = sample.value;
-      this.lastValue = isLocation(v) ? copyLocation((this.lastLocation ??= {}), v) : v;
+      const last = this.lastValue;
+      this.lastValue = isLocation(v) ? copyLocation(isLocation(last) ? last : {}, v) : v;
     } else {
-      this.lastErrno = sample.errno;
+      this.lastState = sample.errno;
     }
   }
 
   private shouldReport(sample: Sample, nowMs: number): boolean {
-    if (!this.hasReported) return true; // rule 1
-    if (sample.ok !== this.lastOk) return true; // rule 2
-    if (!sample.ok && sample.errno !== this.lastErrno) return true; // rule 2
+    if (this.lastState === NOT_REPORTED) return true; // rule 1
+    if (sample.ok ? this.lastState !== OK : sample.errno !== this.lastState) return true; // rule 2
     if (this.events.length === 0) return true; // rule 3
     let report = false; // rule 8: OR of all events
     for (let i = 0; i < this.events.length; i++) {
@@ -97,7 +98,7 @@ export class TransmitDecider {
           if (nowMs - this.lastReportMs >= event.intervalMs) report = true;
           break;
         case 'threshold': // rule 7
-          if (this.crossed[i] === true) report = true;
+          if (this.triggers[2 * i + 1] === 1) report = true;
           break;
       }
     }
@@ -118,23 +119,24 @@ export class TransmitDecider {
   }
 
   /** Moves each threshold's Schmitt trigger on every numeric sample, reported or not. */
-  private updateArms(sample: Sample): void {
-    if (this.arms === NO_ARMS) return;
+  private updateTriggers(sample: Sample): void {
+    const t = this.triggers;
+    if (t === NO_TRIGGERS) return;
     for (let i = 0; i < this.events.length; i++) {
-      this.crossed[i] = false;
+      t[2 * i + 1] = 0;
       const event = this.events[i]!;
       if (event.type !== 'threshold' || !sample.ok || typeof sample.value !== 'number') continue;
       const v = sample.value;
       if (v !== v) continue; // NaN moves no trigger
-      const arm = this.arms[i];
+      const arm = t[2 * i];
       if (arm === Arm.Unknown) {
-        this.arms[i] = v >= event.threshold ? Arm.Above : Arm.Below;
+        t[2 * i] = v >= event.threshold ? Arm.Above : Arm.Below;
       } else if (arm === Arm.Below && v >= event.threshold) {
-        this.arms[i] = Arm.Above;
-        this.crossed[i] = true;
+        t[2 * i] = Arm.Above;
+        t[2 * i + 1] = 1;
       } else if (arm === Arm.Above && v <= event.threshold - event.hysteresis) {
-        this.arms[i] = Arm.Below;
-        this.crossed[i] = true;
+        t[2 * i] = Arm.Below;
+        t[2 * i + 1] = 1;
       }
     }
   }

@@ -109,6 +109,35 @@ describe('config/parse', () => {
     assert.match(config.rejected[3]?.reason ?? '', /duplicate/);
   });
 
+  it('leaves optional fields that were not given (or null) absent, and keeps the ones given', () => {
+    const config = parseChannelList({
+      buses,
+      channels: [
+        { uid: 'a', key: 'bare', type: 'digitalInput', pin: 1, group: null, order: null },
+        { uid: 'b', key: 'full', type: 'digitalInput', pin: 2, group: 'g', order: 0, unit: 'V', aggregated: 'mean' },
+        {
+          uid: 'c',
+          key: 'dm1',
+          type: 'can',
+          bus: 'can0',
+          protocol: { type: 'j1939', pgn: 65226, priority: 6 },
+          dataType: 'uint8',
+        },
+      ],
+    });
+    assert.deepEqual(config.rejected, []);
+    const [bare, full, dm1] = config.channels;
+    for (const field of ['group', 'aggregated', 'aggregatedLast', 'order', 'unit']) {
+      assert.ok(bare !== undefined && !(field in bare), `${field} absent`);
+    }
+    assert.deepEqual([full?.group, full?.order, full?.unit, full?.aggregated], ['g', 0, 'V', 'mean']);
+    assert.ok(dm1?.type === 'can' && !('canId' in dm1) && !('databaseParameterAddress' in dm1));
+    assert.deepEqual(
+      dm1?.type === 'can' ? JSON.stringify(dm1.protocol) : '',
+      '{"type":"j1939","pgn":65226,"priority":6}',
+    );
+  });
+
   it('throws wire.invalid when the body is not a channel list', () => {
     assert.throws(() => parseChannelList([]), 'wire.invalid');
     assert.throws(() => parseChannelList({ buses: [] }), 'wire.invalid');

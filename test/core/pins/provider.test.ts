@@ -39,6 +39,14 @@ describe('pin channel provider', () => {
     assert.equal(door.applyDesired, undefined, 'inputs take no desired values');
   });
 
+  it('drives the four pin types and refuses any other type as a programming error', () => {
+    const provider = new PinChannelProvider(new FakePins());
+    assert.deepEqual([...provider.types].sort(), ['analogInput', 'analogOutput', 'digitalInput', 'digitalOutput']);
+    const gps = { ...pin('digitalInput', 1), type: 'location' as const, timeoutMs: 1000 };
+    const { pin: _pin, ...location } = gps;
+    assert.throws(() => provider.create(location), 'internal');
+  });
+
   it('reports -EIO when a read throws, and rejects a channel whose pin cannot open', () => {
     const pins = new FakePins();
     const provider = new PinChannelProvider(pins);

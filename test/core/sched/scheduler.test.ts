@@ -5,6 +5,8 @@ import { assert } from '../../support/assert.js';
 
 class Recorder implements ScanTask {
   readonly at: number[] = [];
+  intervalMs = 0;
+  dueMs = 0;
   constructor(
     private readonly clock: FakeClock,
     private readonly costMs = 0,
@@ -74,7 +76,7 @@ describe('scheduler', () => {
     const s = new Scheduler(new FakeClock());
     let threw = false;
     try {
-      s.add({ scan: () => undefined }, 0);
+      s.add({ scan: () => undefined, intervalMs: 0, dueMs: 0 }, 0);
     } catch {
       threw = true;
     }
