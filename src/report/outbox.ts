@@ -12,7 +12,7 @@
  * Bounded in records and bytes. Overflow policy: drop the oldest batches,
  * counted in `dropped` (records). A batch is never larger than the bounds.
  */
-import { AgentError } from '../errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
 import { OutboxRing } from './outbox-ring.js';
@@ -167,14 +167,12 @@ export class Outbox {
   /** A delivery succeeded: new batches stay in RAM again. */
   deliveryOk(): void {
     this.offline = false;
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
   }
 
   /** Writes every batch still only in RAM to the store (a clean stop, a failed delivery). */
   persist(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     for (const entry of this.index) {
       if (entry.key !== undefined || entry.json === undefined) continue;
       let key: string | undefined;
@@ -209,6 +207,11 @@ export class Outbox {
     return this.options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
   }
 
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
   private readonly onPersistTimer = (): void => {
     this.timer = undefined;
     if (this.offline) this.persist();
@@ -239,7 +242,7 @@ export class Outbox {
   private trouble(message: string, error: unknown): void {
     if (this.storeTrouble) return;
     this.storeTrouble = true;
-    const reason = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+    const reason = error === undefined ? undefined : toAgentError(error).message;
     this.logger.log('warn', message, { persisted: this.ring.used, queued: this.index.length, reason });
   }
 
