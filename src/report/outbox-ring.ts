@@ -100,12 +100,6 @@ export class OutboxRing {
     if (slot !== undefined && this.slots[slot] === 'used') this.slots[slot] = 'free';
   }
 
-  /** Reads a batch written earlier; undefined (logged) when it vanished or is damaged. */
-  read(key: string): StoredBatch | undefined {
-    const loaded = this.readEntry(key);
-    return loaded === 'damaged' || loaded === 'unreadable' ? undefined : loaded;
-  }
-
   /** Every readable batch in the store, oldest first; damaged entries handled as the header says. */
   load(): StoredBatch[] {
     const batches: StoredBatch[] = [];
@@ -120,12 +114,8 @@ export class OutboxRing {
         this.logger.log('warn', 'outbox: store entry beyond the ring skipped', { key });
         continue;
       }
-      const loaded = this.readEntry(key);
-      if (loaded === 'unreadable') {
-        if (slot !== undefined) this.slots[slot] = 'retired';
-        continue;
-      }
-      if (loaded === 'damaged' || loaded === undefined) continue;
+      const loaded = this.read(key);
+      if (loaded === undefined) continue;
       if (slot !== undefined) this.slots[slot] = 'used';
       batches.push(loaded);
     }
@@ -140,20 +130,31 @@ export class OutboxRing {
     return slot < this.slots.length ? slot : undefined;
   }
 
-  private readEntry(key: string): StoredBatch | 'damaged' | 'unreadable' | undefined {
+  /**
+   * Reads a batch written earlier; undefined when it vanished, is damaged
+   * (moved aside), or cannot be read (its slot retired for this run). Logged.
+   */
+  read(key: string): StoredBatch | undefined {
     let text: string | undefined;
     try {
       text = this.store.get(key);
     } catch (e) {
+      this.retire(key);
       this.logger.log('warn', 'outbox: unreadable store entry skipped', { key, reason: toAgentError(e).message });
-      return 'unreadable';
+      return undefined;
     }
     if (text === undefined) return undefined;
     const name = key.slice(this.prefix.length);
     const decoded = decodeEntry(text, legacyName.test(name) ? Number(name) : undefined);
     if (!('damage' in decoded)) return { key, ...decoded };
     this.moveAside(key, text, decoded.damage);
-    return 'damaged';
+    return undefined;
+  }
+
+  /** Keeps a slot whose key cannot be read or cleared out of use for this run. */
+  private retire(key: string): void {
+    const slot = this.slotOf(key);
+    if (slot !== undefined) this.slots[slot] = 'retired';
   }
 
   /** Keeps a damaged entry's text for inspection under `<prefix>damaged/<name>` (one per key: bounded). */
@@ -164,8 +165,7 @@ export class OutboxRing {
       this.store.delete(key);
       this.logger.log('warn', 'outbox: damaged store entry moved aside', { key, to: aside, damage });
     } catch (e) {
-      const slot = this.slotOf(key);
-      if (slot !== undefined) this.slots[slot] = 'retired';
+      this.retire(key);
       this.logger.log('warn', 'outbox: damaged store entry skipped', {
         key,
         damage,

@@ -12,7 +12,7 @@
  * Bounded in records and bytes. Overflow policy: drop the oldest batches,
  * counted in `dropped` (records). A batch is never larger than the bounds.
  */
-import { AgentError } from '../errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
 import { OutboxRing } from './outbox-ring.js';
@@ -107,7 +107,7 @@ export class Outbox {
       (this.records + count > this.options.maxRecords || this.bytes + bytes > this.options.maxBytes)
     ) {
       const oldest = this.index[0]!;
-      this.removeEntry(oldest.seq);
+      this.remove(oldest.seq);
       this.dropped += oldest.count;
       this.logger.log('warn', 'outbox full: dropped the oldest batch', {
         records: oldest.count,
@@ -128,18 +128,12 @@ export class Outbox {
   peek(): OutboxBatch | undefined {
     while (this.index.length > 0) {
       const entry = this.index[0]!;
-      if (entry.json !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json: entry.json };
-      const stored = entry.key === undefined ? undefined : this.ring.read(entry.key);
-      if (stored !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json: stored.json };
+      const json = entry.json ?? (entry.key === undefined ? undefined : this.ring.read(entry.key)?.json);
+      if (json !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json };
       this.dropped += entry.count; // vanished or damaged since written: logged by the ring
-      this.removeEntry(entry.seq);
+      this.remove(entry.seq);
     }
     return undefined;
-  }
-
-  /** Removes a delivered (or refused) batch; unknown sequence numbers are ignored. */
-  remove(seq: number): void {
-    this.removeEntry(seq);
   }
 
   /**
@@ -150,7 +144,7 @@ export class Outbox {
     const entry = this.index.find((e) => e.seq === batch.seq);
     if (entry === undefined) return;
     if (count < 1) {
-      this.removeEntry(batch.seq);
+      this.remove(batch.seq);
       return;
     }
     const bytes = byteLength(json);
@@ -173,14 +167,12 @@ export class Outbox {
   /** A delivery succeeded: new batches stay in RAM again. */
   deliveryOk(): void {
     this.offline = false;
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
   }
 
   /** Writes every batch still only in RAM to the store (a clean stop, a failed delivery). */
   persist(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     for (const entry of this.index) {
       if (entry.key !== undefined || entry.json === undefined) continue;
       let key: string | undefined;
@@ -215,6 +207,11 @@ export class Outbox {
     return this.options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
   }
 
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
   private readonly onPersistTimer = (): void => {
     this.timer = undefined;
     if (this.offline) this.persist();
@@ -245,11 +242,12 @@ export class Outbox {
   private trouble(message: string, error: unknown): void {
     if (this.storeTrouble) return;
     this.storeTrouble = true;
-    const reason = error === undefined ? undefined : error instanceof Error ? error.message : String(error);
+    const reason = error === undefined ? undefined : toAgentError(error).message;
     this.logger.log('warn', message, { persisted: this.ring.used, queued: this.index.length, reason });
   }
 
-  private removeEntry(seq: number): void {
+  /** Removes a delivered (or refused) batch; unknown sequence numbers are ignored. */
+  remove(seq: number): void {
     const i = this.index.findIndex((e) => e.seq === seq);
     if (i < 0) return;
     const [entry] = this.index.splice(i, 1);

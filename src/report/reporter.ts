@@ -13,10 +13,11 @@ import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
 import { LocationFields, StateSide } from '../wire.js';
 import type { Batcher } from './batcher.js';
+import type { Lane } from './outbox.js';
 import { encodeMeasurement, encodeStateError, encodeStateValue } from './records.js';
 
 interface HeldRecord {
-  lane: 's' | 'm';
+  lane: Lane;
   name: string;
   ok: boolean;
   value: unknown;
@@ -86,23 +87,35 @@ export class Reporter {
     prompt = false,
   ): void {
     this.counters.reported++;
-    const unixMs = this.wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.hold({ lane: 's', name, ok, value, errno, monotonicMs });
-    if (this.held.length > 0) this.release();
-    this.batcher.add(
-      's',
-      ok ? encodeStateValue(name, value as SampleValue, unixMs) : encodeStateError(name, errno, unixMs),
-      prompt,
-    );
+    this.add('s', name, ok, value, errno, monotonicMs, prompt);
   }
 
   /** One measurement record (application API and location channels). */
   measurement(metric: string, value: unknown, monotonicMs: number, prompt = false): void {
     this.counters.reported++;
+    this.add('m', metric, true, value, 0, monotonicMs, prompt);
+  }
+
+  /** Stamps and batches a record (the held ones first), or holds it while the wall time is unknown. */
+  private add(
+    lane: Lane,
+    name: string,
+    ok: boolean,
+    value: unknown,
+    errno: number,
+    monotonicMs: number,
+    prompt: boolean,
+  ): void {
     const unixMs = this.wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.hold({ lane: 'm', name: metric, ok: true, value, errno: 0, monotonicMs });
+    if (unixMs === undefined) return this.hold({ lane, name, ok, value, errno, monotonicMs });
     if (this.held.length > 0) this.release();
-    this.batcher.add('m', encodeMeasurement(metric, value, unixMs), prompt);
+    const record =
+      lane === 'm'
+        ? encodeMeasurement(name, value, unixMs)
+        : ok
+          ? encodeStateValue(name, value as SampleValue, unixMs)
+          : encodeStateError(name, errno, unixMs);
+    this.batcher.add(lane, record, prompt);
   }
 
   /** `<key>.reported`, cached per key so a report does not build the string again. */
@@ -142,16 +155,6 @@ export class Reporter {
   private release(): void {
     const records = this.held.splice(0, this.held.length);
     this.counters.held = 0;
-    for (const r of records) {
-      const unixMs = this.wallTime.toWallMs(r.monotonicMs);
-      if (unixMs === undefined) {
-        this.held.push(r); // still unknown (cannot happen after onKnown; kept for safety)
-        continue;
-      }
-      if (r.lane === 'm') this.batcher.add('m', encodeMeasurement(r.name, r.value, unixMs));
-      else if (r.ok) this.batcher.add('s', encodeStateValue(r.name, r.value as SampleValue, unixMs));
-      else this.batcher.add('s', encodeStateError(r.name, r.errno, unixMs));
-    }
-    this.counters.held = this.held.length;
+    for (const r of records) this.add(r.lane, r.name, r.ok, r.value, r.errno, r.monotonicMs, false);
   }
 }

@@ -23,7 +23,7 @@ import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
-import { isolateRefused } from './isolate.js';
+import { isolateRefused, refusesContent } from './isolate.js';
 import type { Outbox, OutboxBatch } from './outbox.js';
 import type { RefusalHandler } from './refusal.js';
 
@@ -34,9 +34,10 @@ export interface SenderOptions {
   authRetryMs: number;
 }
 
-const refusedStatuses: readonly number[] = [400, 413, 422];
-/** Refusals that may name a record rather than the whole request (413 is the size of the body). */
-const splittableStatuses: readonly number[] = [400, 422];
+/** A refusal of the batch itself: its content (400, 422: may name a record), or its size (413). */
+function refusesBatch(error: AgentError): boolean {
+  return refusesContent(error) || (error.code === 'http.status' && error.status === 413);
+}
 
 export class Sender {
   private state: SenderState = 'idle';
@@ -71,16 +72,14 @@ export class Sender {
   /** Retries at once (e.g. after a successful config read shows the service is back). */
   retryNow(): void {
     if (this.state !== 'waiting') return;
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     this.state = 'idle';
     this.kick();
   }
 
   /** Stops delivering; what is queued is written to the store for the next run. */
   stop(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+    this.cancelTimer();
     this.state = 'stopped';
     this.outbox.persist();
   }
@@ -91,7 +90,7 @@ export class Sender {
     this.state = 'sending';
     try {
       await this.post(batch.lane, batch.json);
-      if ((this.state as SenderState) === 'stopped') return;
+      if (this.stopped) return;
       this.outbox.remove(batch.seq);
       this.outbox.deliveryOk();
       this.counters.sent += batch.count;
@@ -102,11 +101,10 @@ export class Sender {
       this.authFailed = false;
       this.state = 'idle';
     } catch (e) {
-      if ((this.state as SenderState) === 'stopped') return;
+      if (this.stopped) return;
       this.counters.failures++;
       const error = toAgentError(e);
-      const status = error.code === 'http.status' ? error.status : undefined;
-      if (this.refusals !== undefined && status !== undefined && splittableStatuses.includes(status)) {
+      if (this.refusals !== undefined && refusesContent(error)) {
         await this.onRefused(this.refusals, error, batch);
       } else {
         this.onFailure(error, batch.seq, batch.count);
@@ -119,7 +117,7 @@ export class Sender {
   private async onRefused(refusals: RefusalHandler, error: AgentError, batch: OutboxBatch): Promise<void> {
     this.online = true;
     const outcome = await refusals.handle(batch);
-    if ((this.state as SenderState) === 'stopped') return;
+    if (this.stopped) return;
     if (outcome.kind === 'split') {
       this.outbox.replace(batch, outcome.json, outcome.count);
       this.state = 'idle';
@@ -143,7 +141,7 @@ export class Sender {
     try {
       await isolateRefused(records, {
         post: (json) => {
-          if ((this.state as SenderState) === 'stopped') throw new AgentError('closed', 'sender stopped');
+          if (this.stopped) throw new AgentError('closed', 'sender stopped');
           return this.post(batch.lane, json);
         },
         remaining: (json, count) => {
@@ -166,8 +164,7 @@ export class Sender {
       this.outbox.deliveryOk();
       this.state = 'idle';
     } catch (e) {
-      if ((this.state as SenderState) === 'stopped') return;
-      this.onFailure(toAgentError(e), batch.seq, left);
+      if (!this.stopped) this.onFailure(toAgentError(e), batch.seq, left);
     }
   }
 
@@ -178,7 +175,7 @@ export class Sender {
   }
 
   private onFailure(error: AgentError, seq: number, count: number): void {
-    if (error.code === 'http.status' && error.status !== undefined && refusedStatuses.includes(error.status)) {
+    if (refusesBatch(error)) {
       this.online = true;
       this.outbox.remove(seq);
       this.counters.rejected += count;
@@ -213,6 +210,16 @@ export class Sender {
       });
     }
     this.wait(delayMs);
+  }
+
+  /** Whether `stop` was called (while a request was out, too). */
+  private get stopped(): boolean {
+    return this.state === 'stopped';
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
   }
 
   private wait(delayMs: number): void {

@@ -28,9 +28,8 @@ export class ServiceClient {
   onDate: ((header: string | undefined) => void) | undefined;
   /** Called after every 2xx answer: the service is reachable (the outbox retries at once). */
   onSuccess: (() => void) | undefined;
-  /** HTTP requests answered (any status) and bytes of request bodies sent. */
+  /** HTTP requests answered (any status). */
   requests = 0;
-  bytesSent = 0;
 
   constructor(
     private readonly http: HttpTransport,
@@ -56,23 +55,25 @@ export class ServiceClient {
   }
 
   channelsList(): Promise<unknown> {
-    return this.get(Paths.channelsList, [['device', this.access.device]]);
+    return this.ofDevice(Paths.channelsList);
   }
 
   deviceGet(): Promise<unknown> {
-    return this.get(Paths.devicesGet, [['device', this.access.device]]);
+    return this.ofDevice(Paths.devicesGet);
   }
 
   propertiesGet(): Promise<unknown> {
-    return this.get(Paths.propertiesGet, [['device', this.access.device]]);
+    return this.ofDevice(Paths.propertiesGet);
   }
 
   /** `states/read/last` of this device's `*.desired` channels (decisions 5). */
   desiredLast(): Promise<unknown> {
-    return this.get(Paths.statesReadLast, [
-      ['device', this.access.device],
-      ['channels', `*${StateSide.desired}`],
-    ]);
+    return this.ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]);
+  }
+
+  /** GET of this device's `path` (`device=<key>` first in the query). */
+  private ofDevice(path: string, ...more: Query): Promise<unknown> {
+    return this.get(path, [['device', this.access.device], ...more]);
   }
 
   /** Body prefix `{"device":"<key>",` shared by the write calls. */
@@ -90,7 +91,6 @@ export class ServiceClient {
       body === undefined ? { method, url, headers } : { method, url, headers, body },
     );
     this.requests++;
-    if (body !== undefined) this.bytesSent += body.length;
     this.onDate?.(response.headers['date']);
     if (response.status >= 200 && response.status < 300) {
       this.onSuccess?.();
@@ -109,10 +109,8 @@ function problemDetail(body: string): string {
   try {
     const o: unknown = JSON.parse(body);
     if (!isObject(o)) return '';
-    const title = typeof o['title'] === 'string' ? o['title'] : '';
-    const detail = typeof o['detail'] === 'string' ? o['detail'] : '';
-    return [title, detail]
-      .filter((s) => s !== '')
+    return [o['title'], o['detail']]
+      .filter((s) => typeof s === 'string' && s !== '')
       .join(': ')
       .slice(0, 200);
   } catch {

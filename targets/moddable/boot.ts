@@ -2,16 +2,26 @@
  * The firmware's boot, shared by its composition roots (main.ts, main-pins.ts):
  * reads the board configuration (manifest `config`, overridden by `config`
  * preferences), builds the Moddable ports, sets the time, and starts the agent
- * with the features the root links.
+ * core: pin channels through the board's ECMA-419 pins, custom values through
+ * the application API, the features the root links (feature.ts: the GNSS
+ * receiver and the Modbus RS-485 line on the UARTs the board configuration
+ * names), and the hub client (desired values, properties) over `websocket`.
+ * CAN channels have no provider here: ECMA-419 has no CAN class and the SDK no
+ * TWAI module, so they report -EOPNOTSUPP (decisions 4), and the agent says so.
  */
 import config from 'mc/config';
 import Preference from 'preference';
-import { AgentError } from '../../src/errors.js';
+import { Agent } from '../../src/agent/agent.js';
+import type { ChannelDriverProvider } from '../../src/agent/driver.js';
+import { CustomChannels } from '../../src/custom/provider.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
+import { RedactingLogger } from '../../src/log/redact.js';
+import { PinChannelProvider } from '../../src/pins/provider.js';
+import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
-import { CONFIG_DOMAIN, readBoardConfig } from './config.js';
-import type { LinkedFeatures } from './feature.js';
-import { buildPorts } from './ports.js';
-import { startAgent } from './start.js';
+import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
+import { missingFeatures, type LinkedFeatures } from './feature.js';
+import { buildPorts, type ModdablePorts } from './ports.js';
 import { syncTime } from './time.js';
 
 export function boot(features?: LinkedFeatures): void {
@@ -30,4 +40,48 @@ export function boot(features?: LinkedFeatures): void {
   if (board.sntpHost !== undefined && Date.now() < EarliestValidUnixMs)
     syncTime(board.sntpHost, ports.clock, ports.logger);
   startAgent(board, ports, features);
+}
+
+function startAgent(board: BoardConfig, ports: ModdablePorts, features: LinkedFeatures | undefined): void {
+  const logger = new RedactingLogger(ports.logger);
+  logger.addSecret(board.token);
+  const custom = new CustomChannels(logger);
+  const providers: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), custom];
+  if (features !== undefined) {
+    const featurePorts = { serial: features.serial(board, ports.clock), clock: ports.clock, logger };
+    for (const feature of features.list) {
+      const provider = feature.provider(board, featurePorts);
+      if (provider !== undefined) providers.push(provider);
+    }
+  }
+  for (const name of missingFeatures(board, features?.list ?? []))
+    logger.log('warn', 'configured feature not in this firmware; its channels report -EOPNOTSUPP', { feature: name });
+  const agent = new Agent({
+    clock: ports.clock,
+    http: ports.http,
+    store: ports.store,
+    logger,
+    service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
+    providers,
+    // Bounds that fit the preference store (store.ts): a batch per value, the outbox in NVS.
+    batch: { maxBytes: board.batchBytes },
+    outbox: { maxBytes: board.outboxBytes },
+    onReport: (key, sample) =>
+      logger.log('debug', 'reported', sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno }),
+  });
+  agent
+    .start()
+    .then(() => {
+      // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
+      startAgentHub({
+        agent,
+        baseUrl: board.serviceUrl,
+        token: board.token,
+        http: ports.http,
+        sockets: ports.webSockets,
+        clock: ports.clock,
+        logger,
+      });
+    })
+    .catch((e: unknown) => logger.log('error', 'agent failed to start', { reason: toAgentError(e).message }));
 }

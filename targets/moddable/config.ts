@@ -6,33 +6,11 @@
  * readers; a bad entry stops the boot with a clear message.
  */
 import { AgentError } from '../../src/errors.js';
-import { isObject, optNumber, optString, reqString, type WireObject } from '../../src/config/fields.js';
+import { isObject, optEnum, optNumber, optString, reqString, type WireObject } from '../../src/config/fields.js';
 import type { LogLevel } from '../../src/ports.js';
 
 /** Domain of the override preferences. */
 export const CONFIG_DOMAIN = 'config';
-
-/** Every configuration name (manifest `config` key and preference key). */
-export const CONFIG_NAMES = [
-  'serviceUrl',
-  'deviceKey',
-  'token',
-  'gnssPort',
-  'gnssBaud',
-  'gnssRx',
-  'gnssTx',
-  'modbusPort',
-  'modbusRx',
-  'modbusTx',
-  'modbusDirPin',
-  'sntp',
-  'logLevel',
-  'pwmHz',
-  'batchBytes',
-  'outboxBytes',
-  'modbusBus',
-  'caCert',
-] as const;
 
 /** UART pins of one serial port. */
 export interface SerialPins {
@@ -68,45 +46,54 @@ export interface BoardConfig {
   outboxBytes: number;
 }
 
-const PIN = { integer: true, min: 0, max: 63 } as const;
-const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** The text settings. */
+const TEXTS = ['serviceUrl', 'deviceKey', 'token', 'modbusBus', 'caCert', 'sntp', 'logLevel'] as const;
 
-/** Numbers given as strings (command line, preferences) become numbers. */
-function normalize(value: unknown): unknown {
-  return typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-}
+/** The numeric settings (all integers): [min, max]. Given as strings (command line, preferences) too. */
+const NUMBERS = {
+  gnssPort: [0, Infinity],
+  gnssBaud: [300, Infinity],
+  gnssRx: [0, 63],
+  gnssTx: [0, 63],
+  modbusPort: [0, Infinity],
+  modbusRx: [0, 63],
+  modbusTx: [0, 63],
+  modbusDirPin: [0, 63],
+  pwmHz: [1, Infinity],
+  batchBytes: [256, 65536],
+  outboxBytes: [1024, Infinity],
+} as const;
+
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Merges `manifest` config with `override(name)` values and validates the result. */
 export function readBoardConfig(manifest: unknown, override: (name: string) => unknown): BoardConfig {
   const base: WireObject = isObject(manifest) ? manifest : {};
   const merged: Record<string, unknown> = {};
-  for (const name of CONFIG_NAMES) {
+  for (const name of [...TEXTS, ...Object.keys(NUMBERS)]) {
     const value = override(name) ?? base[name];
-    if (value !== undefined && value !== '')
-      merged[name] = ['token', 'deviceKey', 'serviceUrl', 'modbusBus', 'caCert'].includes(name)
-        ? value
-        : normalize(value);
+    const numeric = name in NUMBERS && typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value);
+    if (value !== undefined && value !== '') merged[name] = numeric ? Number(value) : value;
+  }
+  function num(name: keyof typeof NUMBERS): number | undefined;
+  function num(name: keyof typeof NUMBERS, fallback: number): number;
+  function num(name: keyof typeof NUMBERS, fallback?: number): number | undefined {
+    const [min, max] = NUMBERS[name];
+    return optNumber(merged, name, { integer: true, min, max }) ?? fallback;
+  }
+  function text(name: (typeof TEXTS)[number], pattern: RegExp, expected: string): string | undefined {
+    const value = optString(merged, name);
+    if (value !== undefined && !pattern.test(value))
+      throw new AgentError('config.invalid', `${name}: expected ${expected}, got "${value}"`);
+    return value;
   }
   try {
-    const gnssPort = optNumber(merged, 'gnssPort', { integer: true, min: 0 });
-    const modbusPort = optNumber(merged, 'modbusPort', { integer: true, min: 0 });
-    const logLevel = optString(merged, 'logLevel') ?? 'info';
-    if (!(LEVELS as readonly string[]).includes(logLevel))
-      throw new AgentError('config.invalid', `logLevel: ${logLevel}`);
-    const serviceUrl = reqString(merged, 'serviceUrl').replace(/\/+$/, '');
-    if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(serviceUrl))
-      throw new AgentError(
-        'config.invalid',
-        `serviceUrl: expected http://host[:port] or https://..., got "${serviceUrl}"`,
-      );
-    const caCert = optString(merged, 'caCert');
-    if (caCert !== undefined && !/^[\w.-]+\.der$/.test(caCert))
-      throw new AgentError(
-        'config.invalid',
-        `caCert: expected the name of a DER resource such as dds-ca.der, got "${caCert}"`,
-      );
+    const serviceUrl = text('serviceUrl', /^https?:\/\/[^/\s]+(\/\S*)?$/, 'http://host[:port] or https://...');
+    const caCert = text('caCert', /^[\w.-]+\.der$/, 'the name of a DER resource such as dds-ca.der');
+    const gnssPort = num('gnssPort');
+    const modbusPort = num('modbusPort');
     return {
-      serviceUrl,
+      serviceUrl: (serviceUrl ?? reqString(merged, 'serviceUrl')).replace(/\/+$/, ''),
       caCert,
       deviceKey: reqString(merged, 'deviceKey'),
       token: reqString(merged, 'token'),
@@ -115,29 +102,23 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
           ? undefined
           : {
               port: gnssPort,
-              baudRate: optNumber(merged, 'gnssBaud', { integer: true, min: 300 }) ?? 9600,
-              pins: {
-                receive: optNumber(merged, 'gnssRx', PIN) ?? 16,
-                transmit: optNumber(merged, 'gnssTx', PIN) ?? 17,
-              },
+              baudRate: num('gnssBaud', 9600),
+              pins: { receive: num('gnssRx', 16), transmit: num('gnssTx', 17) },
             },
       modbus:
         modbusPort === undefined
           ? undefined
           : {
               port: modbusPort,
-              pins: {
-                receive: optNumber(merged, 'modbusRx', PIN) ?? 26,
-                transmit: optNumber(merged, 'modbusTx', PIN) ?? 27,
-              },
-              directionPin: optNumber(merged, 'modbusDirPin', PIN),
+              pins: { receive: num('modbusRx', 26), transmit: num('modbusTx', 27) },
+              directionPin: num('modbusDirPin'),
             },
       modbusBus: optString(merged, 'modbusBus') ?? 'rs485',
       sntpHost: optString(merged, 'sntp'),
-      logLevel: logLevel as LogLevel,
-      pwmHz: optNumber(merged, 'pwmHz', { integer: true, min: 1 }) ?? 1000,
-      batchBytes: optNumber(merged, 'batchBytes', { integer: true, min: 256, max: 65536 }) ?? 4096,
-      outboxBytes: optNumber(merged, 'outboxBytes', { integer: true, min: 1024 }) ?? 12288,
+      logLevel: optEnum(merged, 'logLevel', LEVELS) ?? 'info',
+      pwmHz: num('pwmHz', 1000),
+      batchBytes: num('batchBytes', 4096),
+      outboxBytes: num('outboxBytes', 12288),
     };
   } catch (e) {
     if (e instanceof AgentError && e.code === 'wire.invalid') {

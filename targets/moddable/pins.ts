@@ -17,64 +17,50 @@ function open<T>(kind: string, pin: number, make: () => T): T {
   }
 }
 
-type Closable = { close?: () => void };
+/** An opened ECMA-419 object; closing is the same for every kind (Analog and PWM may have no close). */
+class Opened<T> {
+  constructor(protected readonly io: T) {}
+  close(): void {
+    (this.io as { close?: () => void }).close?.();
+  }
+}
 
 /** A digital input: one object of a class per pin, no closures (heap per channel on XS). */
-class DigitalIn implements DigitalInput {
-  constructor(private readonly d: InstanceType<IoClasses['Digital']>) {}
+class DigitalIn extends Opened<InstanceType<IoClasses['Digital']>> implements DigitalInput {
   read(): boolean {
-    return this.d.read() === 1;
-  }
-  close(): void {
-    this.d.close();
+    return this.io.read() === 1;
   }
 }
 
 /** A digital output; reads back the level last written. */
-class DigitalOut implements DigitalOutput {
+class DigitalOut extends Opened<InstanceType<IoClasses['Digital']>> implements DigitalOutput {
   private level = false;
-  constructor(private readonly d: InstanceType<IoClasses['Digital']>) {}
   write(value: boolean): void {
-    this.d.write(value ? 1 : 0);
+    this.io.write(value ? 1 : 0);
     this.level = value;
   }
   read(): boolean {
     return this.level;
   }
-  close(): void {
-    this.d.close();
-  }
 }
 
-class AnalogIn implements AnalogInput {
-  readonly resolution: number;
-  constructor(private readonly a: InstanceType<IoClasses['Analog']>) {
-    this.resolution = a.resolution;
-  }
+class AnalogIn extends Opened<InstanceType<IoClasses['Analog']>> implements AnalogInput {
+  readonly resolution = this.io.resolution;
   read(): number {
-    return this.a.read();
-  }
-  close(): void {
-    (this.a as unknown as Closable).close?.();
+    return this.io.read();
   }
 }
 
 /** A PWM output; reads back the duty last written (ECMA-419 PWM has no read). */
-class PwmOut implements PwmOutput {
-  readonly resolution: number;
+class PwmOut extends Opened<InstanceType<IoClasses['PWM']>> implements PwmOutput {
+  readonly resolution = this.io.resolution;
   private duty = 0;
-  constructor(private readonly p: InstanceType<IoClasses['PWM']>) {
-    this.resolution = p.resolution;
-  }
   write(value: number): void {
-    this.p.write(value);
+    this.io.write(value);
     this.duty = value;
   }
   read(): number {
     return this.duty;
-  }
-  close(): void {
-    (this.p as unknown as Closable).close?.();
   }
 }
 

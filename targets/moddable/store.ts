@@ -11,6 +11,7 @@
  */
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
+import { exceedsBytes } from '../../src/signalr/record-codec.js';
 
 /** What this store needs of `preference` (its typing from @moddable/typings fits). */
 export interface PreferenceApi {
@@ -22,19 +23,6 @@ export interface PreferenceApi {
 
 const SEPARATOR = '\n';
 
-/**
- * UTF-8 size, linear on XS: indexing a string (`charCodeAt(i)`) costs O(i)
- * there, so a `charCodeAt` loop is quadratic (a 5 KB record took ~50 ms in
- * xsnap); the string iterator walks it once.
- */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (const ch of text) {
-    const c = ch.codePointAt(0) ?? 0;
-    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  }
-  return bytes;
-}
 const MAX_PROBES = 16;
 
 /** FNV-1a, 32 bits, in base 36 (at most 7 characters). */
@@ -88,7 +76,7 @@ export class PreferenceStore implements KeyValueStore {
 
   set(key: string, value: string): void {
     const record = key + SEPARATOR + value;
-    if (record.length > this.maxValueBytes / 3 && utf8Bytes(record) > this.maxValueBytes) {
+    if (exceedsBytes(record, this.maxValueBytes)) {
       throw new AgentError('too-large', `store: ${key} is over ${this.maxValueBytes} bytes`);
     }
     this.preference.set(this.domain, this.slot(key).slot, record);

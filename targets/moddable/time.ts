@@ -8,22 +8,19 @@ import type { Logger } from '../../src/ports.js';
 import { FullJitterBackoff, type RetryPolicy } from '../../src/retry/backoff.js';
 import type { ModdableClock } from './clock.js';
 
-/** Sets the board's clock from `host`, then calls `onTime` with Unix milliseconds. */
+/** Sets the board's clock from `host` (asking again after each failure). */
 export function syncTime(
   host: string,
   clock: ModdableClock,
   logger: Logger,
-  onTime?: (unixMs: number) => void,
   policy: RetryPolicy = new FullJitterBackoff({ baseMs: 5_000, capMs: 300_000 }),
 ): void {
   let attempt = 0;
   const ask = (): void => {
     new SNTP({ host }, (message, value) => {
       if (message === SNTP.time && value !== undefined) {
-        const unixMs = value * 1000;
-        clock.setWallMs(unixMs);
+        clock.setWallMs(value * 1000);
         logger.log('info', 'time set by SNTP', { host });
-        onTime?.(unixMs);
       } else if (message === SNTP.error) {
         const delayMs = policy.nextDelayMs(++attempt) ?? 300_000;
         logger.log('warn', 'SNTP failed; retrying', { host, attempt, delayMs: Math.round(delayMs) });

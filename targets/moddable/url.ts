@@ -13,25 +13,16 @@ export interface UrlParts {
   path: string;
 }
 
-const DEFAULT_PORT: Record<string, [number, boolean]> = {
-  http: [80, false],
-  https: [443, true],
-  ws: [80, false],
-  wss: [443, true],
-};
-
 /** Splits `url`; throws AgentError `config.invalid` on anything else. */
 export function splitUrl(url: string): UrlParts {
-  const match = /^([a-z]+):\/\/(\[[^\]]+\]|[^/:?#]+)(?::(\d{1,5}))?([/?][^#]*)?(#.*)?$/i.exec(url);
-  const scheme = match?.[1]?.toLowerCase();
-  const defaults = scheme === undefined ? undefined : DEFAULT_PORT[scheme];
-  if (match === null || defaults === undefined)
-    throw new AgentError('config.invalid', `not an http(s)/ws(s) URL: ${url}`);
-  const port = match[3] === undefined ? defaults[0] : Number(match[3]);
+  const match = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#]+)(?::(\d{1,5}))?([/?][^#]*)?(#.*)?$/i.exec(url);
+  if (match === null) throw new AgentError('config.invalid', `not an http(s)/ws(s) URL: ${url}`);
+  const secure = match[1] !== '';
+  const port = match[3] === undefined ? (secure ? 443 : 80) : Number(match[3]);
   if (!(port > 0 && port < 65536)) throw new AgentError('config.invalid', `bad port in URL: ${url}`);
   const rawPath = match[4] ?? '/';
   return {
-    secure: defaults[1],
+    secure,
     host: (match[2] ?? '').replace(/^\[|\]$/g, ''),
     port,
     path: rawPath.startsWith('?') ? `/${rawPath}` : rawPath,

@@ -141,6 +141,10 @@ describe('moddable target', () => {
         code(() => readBoardConfig({ ...manifest, logLevel: 'loud' }, () => undefined)),
         'config.invalid',
       );
+      assert.throws(
+        () => readBoardConfig(manifest, (name) => (name === 'batchBytes' ? '100' : undefined)),
+        (e) => e instanceof AgentError && e.code === 'config.invalid' && /batchBytes/.test(e.message),
+      );
     });
   });
 

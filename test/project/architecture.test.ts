@@ -84,7 +84,7 @@ describe('the architecture checker (a test of the test)', () => {
       ['targets/moddable/probe.ts', "import { SimPins } from '../../host-sim/pins/sim-pins.js';", 'no simulator code'],
       ['targets/node/probe.ts', "import { SimPins } from '../../host-sim/pins/sim-pins.js';", 'imports no simulator'],
       ['targets/node/probe.ts', "const s = await import('../../host-sim/service/index.js');", 'imports no simulator'],
-      ['targets/node/probe.ts', "import { startAgent } from '../moddable/start.js';", 'no Moddable target'],
+      ['targets/node/probe.ts', "import { boot } from '../moddable/boot.js';", 'no Moddable target'],
       ['host-sim/service/probe.ts', "import { Agent } from '../../src/agent/agent.js';", 'no agent code'],
       ['host-sim/service/probe.ts', "import { NodeSerial } from '../../targets/node/serial.js';", 'no agent code'],
     ];

@@ -115,4 +115,20 @@ describe('outbox: store damage', () => {
     assert.equal(box.dropped, 1);
     warningFor(logger, 'damaged store entry moved aside', 'ob/r000');
   });
+
+  it('counts a batch whose entry became unreadable as dropped, and writes no more into that slot', () => {
+    const store = new DamagedStore();
+    const { box, logger } = open(store);
+    box.append('s', '[1]', 1);
+    box.append('m', '[2]', 1);
+    box.deliveryFailed(); // r000 [1], r001 [2]
+    store.unreadable.add('ob/r000');
+    assert.equal(box.peek()?.json, '[2]');
+    assert.equal(box.dropped, 1);
+    warningFor(logger, 'unreadable store entry skipped', 'ob/r000');
+    box.append('s', '[3]', 1);
+    box.persist();
+    assert.equal(store.data.get('ob/r002'), 's1@3|[3]', 'the next free slot, not the retired one');
+    assert.deepEqual(drain(box), ['[2]', '[3]']);
+  });
 });

@@ -31,13 +31,13 @@ describe('service client', () => {
     assert.equal(client.requests, 2);
   });
 
-  it('posts JSON bodies and counts their bytes', async () => {
+  it('posts JSON bodies', async () => {
     const http = new Scripted(() => ({ status: 200, headers: {}, body: '' }));
     const client = new ServiceClient(http, access);
     await client.post('/api/v1/states/write', `${client.devicePrefix()}"states":[]}`);
     assert.equal(http.requests[0]?.body, '{"device":"demo 001","states":[]}');
     assert.equal(http.requests[0]?.headers['content-type'], 'application/json');
-    assert.equal(client.bytesSent, 33);
+    assert.equal(client.requests, 1);
   });
 
   it('turns 401 and 403 into auth, other non-2xx into http.status, with the problem detail', async () => {
