@@ -2,31 +2,12 @@
  * Wall time for stamping records (decisions.md section 4): no timestamp before
  * 2020-01-01. The host clock is trusted once it reads a time after that (SNTP or
  * an RTC set it); until then the offset learned from the service's HTTP `Date`
- * header (IMF-fixdate, parsed here) is used; until either is known, `toWallMs` answers `undefined` and the
+ * header is used; until either is known, `toWallMs` answers `undefined` and the
  * reporter holds its samples (monotonic time) and stamps them later.
  */
 import type { Clock } from '../ports.js';
 import { EarliestValidUnixMs } from '../wire.js';
-
-/** `Sun, 06 Nov 1994 08:49:37 GMT`: IMF-fixdate, the one form RFC 9110 (5.6.7) lets a server send. */
-const imfFixdate = /^[A-Z][a-z]{2}, (\d\d) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
-const months = 'JanFebMarAprMayJunJulAugSepOctNovDec';
-
-/**
- * Unix ms of an HTTP `Date` header, or `undefined` when it is not an IMF-fixdate
- * of a real moment. Parsed here, not by `Date.parse`, whose handling of non-ISO
- * text differs between engines (XS, V8). The obsolete RFC 850 and asctime forms
- * are refused: a service does not send them, and an unknown time only holds
- * samples until a good header or SNTP comes.
- */
-export function parseHttpDate(text: string): number | undefined {
-  const m = imfFixdate.exec(text.trim());
-  const month = m === null ? -1 : months.indexOf(m[2]!);
-  if (m === null || month % 3 !== 0) return undefined;
-  const [day, hour, minute, second] = [m[1], m[4], m[5], m[6]].map(Number) as [number, number, number, number];
-  if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
-  return Date.UTC(Number(m[3]), month / 3, day, hour, minute, second);
-}
+import { parseHttpDate } from './http-date.js';
 
 export type WallTimeSource = 'host' | 'http' | 'unknown';
 
