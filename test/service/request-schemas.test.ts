@@ -109,6 +109,11 @@ describe('service request schemas (inject)', () => {
       ['/api/v1/states/write', '[1]', /^body: expected a JSON object$/],
       ['/api/v1/states/write', '{"device":5,"states":[]}', /^device: expected a string, got 5$/],
       [
+        '/api/v1/states/write',
+        '{"device":"demo-001","states":[{"channel":"temperature.reported","value":1e400}]}',
+        /^states\[0\]\.value: expected a boolean, number or string, got Infinity$/,
+      ],
+      [
         '/api/v1/devices/set',
         '{"device":"demo-001","values":{"enabled":"yes"}}',
         /^values\.enabled: expected a boolean/,

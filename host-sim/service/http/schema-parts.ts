@@ -60,14 +60,17 @@ export const WindowPeriod: Schema = {
 /** A non-negative integer query parameter (`i`, `l`). */
 export const Index: Schema = { type: 'string', pattern: '^\\d{1,9}$', description: 'a non-negative integer' };
 
+/** A finite JSON number (`1e400` parses as Infinity: outside these bounds). */
+const Finite: Schema = { type: 'number', minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE };
+
 /** A write timestamp: Unix seconds or ISO 8601 (2000-01-01 .. now + 1 day and the calendar checked in code). */
 export const WriteTimestamp: Schema = {
-  anyOf: [{ type: 'number' }, { type: 'string', maxLength: 64, pattern: `^${isoDate}$` }, { type: 'null' }],
+  anyOf: [Finite, { type: 'string', maxLength: 64, pattern: `^${isoDate}$` }, { type: 'null' }],
   description: 'Unix seconds (a number) or an ISO 8601 date',
 };
 
 export const Scalar: Schema = {
-  anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string' }],
+  anyOf: [{ type: 'boolean' }, Finite, { type: 'string' }],
   description: 'a boolean, number or string',
 };
 
@@ -88,7 +91,7 @@ export const MeasurementEntry: Schema = {
   properties: {
     metric: { type: 'string', maxLength: 200, description: 'a string' },
     value: {
-      anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string' }, { type: 'object' }],
+      anyOf: [{ type: 'boolean' }, Finite, { type: 'string' }, { type: 'object' }],
       description: 'a boolean, number, string or object',
     },
     timestamp: WriteTimestamp,

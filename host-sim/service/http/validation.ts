@@ -38,7 +38,8 @@ export function validationProblem(errors: readonly ErrorObject[], part: string):
   const e = errors.find((x) => x.keyword === 'anyOf') ?? errors[0];
   if (e === undefined) return badRequest(`${part}: invalid`);
   const at = fieldPath(e.instancePath, part === 'body' ? 'body' : part);
-  const got = e.data === undefined ? '' : `, got ${JSON.stringify(e.data)?.slice(0, 80) ?? String(e.data)}`;
+  const shown = typeof e.data === 'number' && !Number.isFinite(e.data) ? String(e.data) : JSON.stringify(e.data);
+  const got = e.data === undefined ? '' : `, got ${shown?.slice(0, 80) ?? String(e.data)}`;
   const described = (e.parentSchema as { description?: unknown } | undefined)?.description;
   const property = e.propertyName ?? (e.params as { propertyName?: string }).propertyName;
   if (property !== undefined) {
