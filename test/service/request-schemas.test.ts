@@ -10,6 +10,7 @@
 import { strict as assert } from 'node:assert';
 import { Ajv } from 'ajv';
 import { routeSpec } from '../../host-sim/service/http/routes.js';
+import { requestTimeoutMs } from '../../host-sim/service/http/server.js';
 import { buildTestApp, demo, type Reply } from './helpers.js';
 
 type Obj = Record<string, unknown>;
@@ -139,6 +140,12 @@ describe('service request schemas (inject)', () => {
       assertProblem(await app.request('POST', url, body), detail, `${url} ${body.slice(0, 60)}`);
     assertProblem(await app.request('GET', '/api/v1/devices/list?i=-1'), /^i: expected a non-negative integer/, 'i');
     assertProblem(await app.request('GET', '/api/v1/entities/relations/get'), /^entity is required$/, 'entity');
+  });
+
+  it('keeps a request timeout, so a request that never completes is answered 408', async () => {
+    await app.app.ready();
+    assert.equal(app.app.server.requestTimeout, requestTimeoutMs);
+    assert.ok(requestTimeoutMs > 0);
   });
 
   it('declares the shape-level refusals in the schema itself, not only in code', () => {

@@ -18,6 +18,9 @@ import { allowedMethods } from './routes.js';
 import { isApiPath, maxBodyBytes, redactUrl, Router, type FallbackHandler } from './router.js';
 import { compileValidator, validationProblem } from './validation.js';
 
+/** A request (headers and body) must arrive within this, or it is answered 408 (Node's default). */
+export const requestTimeoutMs = 300_000;
+
 export interface HttpOptions {
   tokens: TokenTable;
   now: () => number;
@@ -70,6 +73,9 @@ export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router
     logger: false,
     bodyLimit: maxBodyBytes,
     forceCloseConnections: true,
+    // Node's own defaults, which Fastify would turn off: a request that takes over 5 min is answered 408.
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: 5_000,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     ...(o.tls === undefined ? {} : { https: { ...o.tls } }),
