@@ -9,6 +9,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiText } from '../../host-sim/service/http/openapi.js';
+import { Paths } from '../../src/wire.js';
 import { createServiceApp } from '../../host-sim/service/index.js';
 import { demo, demoFixture, repoRoot, seconds, useTestService, type Reply } from './helpers.js';
 import { checked, checkResponse, openApiAjv, openApiDoc } from './openapi-check.js';
@@ -33,6 +34,8 @@ describe('service OpenAPI document', () => {
       const [method, path] = route.split(' ') as [string, string];
       assert.ok(openApiDoc.paths[path]?.[method.toLowerCase()], `${route} is served but not documented`);
     }
+    // Every path the agent uses (its own copy of the specification's names) is documented.
+    for (const path of Object.values(Paths)) assert.ok(openApiDoc.paths[path], `${path}: the agent uses it`);
     // Every documented operation is served (the hub's WebSocket upgrade aside).
     for (const [path, ops] of Object.entries(openApiDoc.paths)) {
       if (path === '/hubs/properties') continue;
