@@ -4,9 +4,9 @@
  * of spec section 4 and the hub `properties` on one port. This is the
  * composition root; the CLI (`cli.ts`) and the tests call `startService`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { addDeviceRoutes } from './api/devices.js';
 import { addMeasurementRoutes } from './api/measurements.js';
 import { addProductRoutes } from './api/products.js';
@@ -17,8 +17,8 @@ import { serveDashboard } from '../dashboard/serve.js';
 import { createContext } from './context.js';
 import { notFound, ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
-import { answerClientError } from './http/client-error.js';
-import { Router, type FallbackHandler } from './http/router.js';
+import type { FallbackHandler } from './http/router.js';
+import { createHttpServer } from './http/server.js';
 import type { HubFaults } from './hub/faults.js';
 import { PropertiesHub } from './hub/hub.js';
 import { openSqliteStorage } from './store/sqlite-storage.js';
@@ -97,8 +97,20 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Starts the service; resolves once it listens. A bad fixture rejects with ServiceError `config`. */
-export async function startService(options: ServiceOptions): Promise<RunningService> {
+/** The service, built but not listening: its Fastify instance answers `inject` (tests). */
+export interface ServiceApp {
+  app: FastifyInstance;
+  /** The base of every `link`; `startService` sets the listening address unless `publicUrl` was given. */
+  setBaseUrl(url: string): void;
+  hub: PropertiesHub;
+  /** Every route Fastify serves, as `METHOD /path` (HEAD twins of GET routes left out). */
+  routes: readonly string[];
+  /** Closes the hub, the server and the database. */
+  close(): Promise<void>;
+}
+
+/** Builds the service (catalog, storage, hub, routes) without listening. A bad fixture throws ServiceError `config`. */
+export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
   if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+\/?$/.test(options.publicUrl)) {
     throw new ServiceError(
       'config',
@@ -106,7 +118,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     );
   }
   const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
-  const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
   const storage = openSqliteStorage(options.dbPath ?? ':memory:');
   const context = createContext(fixture, storage, options.now ?? Date.now, log);
@@ -120,12 +131,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     maxPendingPerToken: options.hub?.maxPendingPerToken ?? 16,
   });
   context.notifier = hub;
-
-  const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const scheme = options.tls === undefined ? 'http' : 'https';
-  const server = options.tls === undefined ? createServer() : createTlsServer({ ...options.tls });
-  const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const router = new Router(context.tokens, context.now, logError, options.fallback ?? dashboardFallback);
+  const { app, router, routes } = createHttpServer({
+    tokens: context.tokens,
+    now: context.now,
+    logError: options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`)),
+    fallback: options.fallback ?? dashboardFallback,
+    tls: options.tls,
+  });
   addDeviceRoutes(router, context);
   addProductRoutes(router, context);
   addRelationRoutes(router, context);
@@ -133,24 +145,50 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   addStateRoutes(router, context);
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
-  server.on('request', (req, res) => void router.handle(req, res));
-  server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
-  server.on('clientError', answerClientError);
+  router.assertComplete();
+  app.server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
+  const setBaseUrl = (url: string): void => {
+    router.baseUrl = (options.publicUrl ?? url).replace(/\/+$/, '');
+  };
+  setBaseUrl('http://127.0.0.1');
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    setBaseUrl,
+    hub,
+    routes,
+    close() {
+      closed ??= (async () => {
+        hub.close();
+        try {
+          await app.close();
+        } finally {
+          storage.close();
+        }
+      })();
+      return closed;
+    },
+  };
+}
 
+/** Starts the service; resolves once it listens. A bad fixture rejects with ServiceError `config`. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const built = await createServiceApp(options);
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const displayHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const scheme = options.tls === undefined ? 'http' : 'https';
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
+    await built.app.listen({ port: options.port ?? 0, host });
   } catch (e) {
-    storage.close();
+    await built.close();
     throw e;
   }
-  const port = (server.address() as AddressInfo).port;
+  const port = (built.app.server.address() as AddressInfo).port;
   const url = `${scheme}://${displayHost.includes(':') ? `[${displayHost}]` : displayHost}:${port}`;
-  router.baseUrl = (options.publicUrl ?? url).replace(/\/+$/, '');
+  built.setBaseUrl(url);
   log(`service listening on ${url}`);
-  let closed: Promise<void> | undefined;
+  const hub = built.hub;
   return {
     url,
     wsUrl: url.replace(/^http/, 'ws'),
@@ -161,17 +199,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dropAll: () => hub.dropAll(),
       closeAll: (o) => hub.closeAll(o),
     },
-    close() {
-      closed ??= new Promise<void>((resolve) => {
-        hub.close();
-        server.close(() => {
-          storage.close();
-          resolve();
-        });
-        server.closeAllConnections();
-      });
-      return closed;
-    },
+    close: () => built.close(),
   };
 }
 

@@ -1,17 +1,22 @@
 /**
  * Shared set-up for the service tests: a service on a loopback port 0 with the
  * demo fixture and a controllable clock, and small HTTP helpers that return
- * status, headers and parsed JSON.
+ * status, headers and parsed JSON. Every API response they receive is
+ * validated against the generated OpenAPI document (openapi-check.ts); a
+ * mismatch fails the test.
  */
 import { strict as assert } from 'node:assert';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoFixturePath } from '../../host-sim/service/fixture.js';
+import { checkResponse } from './openapi-check.js';
 import {
+  createServiceApp,
   loadFixture,
   startService,
   type Fixture,
   type RunningService,
+  type ServiceApp,
   type ServiceOptions,
 } from '../../host-sim/service/index.js';
 
@@ -53,7 +58,7 @@ export interface Reply {
   text: string;
 }
 
-async function reply(r: Response): Promise<Reply> {
+async function reply(r: Response, method: string, path: string): Promise<Reply> {
   const text = await r.text();
   let json: unknown;
   try {
@@ -61,6 +66,7 @@ async function reply(r: Response): Promise<Reply> {
   } catch {
     json = undefined;
   }
+  checkResponse(method, path, r.status, r.headers.get('content-type') ?? '', json);
   return { status: r.status, headers: r.headers, json, text };
 }
 
@@ -77,7 +83,7 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
   return {
     service,
     clock,
-    get: async (path, token) => reply(await fetch(service.url + path, { headers: headers(token) })),
+    get: async (path, token) => reply(await fetch(service.url + path, { headers: headers(token) }), 'GET', path),
     post: async (path, body, token) =>
       reply(
         await fetch(service.url + path, {
@@ -85,6 +91,8 @@ export async function startTestService(options: Partial<ServiceOptions> = {}): P
           headers: headers(token),
           body: typeof body === 'string' ? body : JSON.stringify(body),
         }),
+        'POST',
+        path,
       ),
   };
 }
@@ -159,4 +167,37 @@ export function stateApi(t: TestService): {
 /** Unix seconds of the test clock plus `offsetMs`. */
 export function seconds(clock: TestClock, offsetMs = 0): number {
   return (clock.nowMs + offsetMs) / 1000;
+}
+
+/** The service built without listening (Fastify `inject`), with the demo fixture and a test clock. */
+export async function buildTestApp(
+  options: Partial<ServiceOptions> = {},
+): Promise<
+  ServiceApp & { clock: TestClock; request(method: 'GET' | 'POST', url: string, body?: string): Promise<Reply> }
+> {
+  const clock = new TestClock();
+  const built = await createServiceApp({ fixture: demoFixture(), now: clock.now, ...options });
+  return {
+    ...built,
+    clock,
+    async request(method, url, body) {
+      const r = await built.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${demo.admin}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { payload: body }),
+      });
+      const type = String(r.headers['content-type'] ?? '');
+      let json: unknown;
+      try {
+        json = r.body === '' ? undefined : JSON.parse(r.body);
+      } catch {
+        json = undefined;
+      }
+      checkResponse(method, url, r.statusCode, type, json);
+      const h = new Headers();
+      for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) h.set(k, String(v));
+      return { status: r.statusCode, headers: h, json, text: r.body };
+    },
+  };
 }

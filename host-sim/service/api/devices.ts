@@ -2,7 +2,6 @@
  * Devices (spec 4.1): get, list, set. A device token may get its own device
  * only; listing and changing devices need an admin token (decisions 7).
  */
-import { isObject } from '../wire.js';
 import { requireAdmin } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -25,15 +24,9 @@ export function addDeviceRoutes(router: Router, context: ServiceContext): void {
   router.add('POST', '/api/v1/devices/set', (request) => {
     requireAdmin(request.principal, 'change device details');
     const device = resolveDevice(context.catalog, request.params, request.principal);
-    const values = request.params.raw('values');
-    if (!isObject(values)) throw badRequest('values: expected an object');
-    const { enabled, name, key } = values;
-    if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('values.enabled: expected a boolean');
-    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
-      throw badRequest('values.name: expected a non-empty string');
-    }
+    // Types and non-empty names are checked by the route's body schema (http/routes.ts).
+    const { enabled, name, key } = request.params.raw('values') as { enabled?: boolean; name?: string; key?: string };
     if (key !== undefined) {
-      if (typeof key !== 'string' || key.trim() === '') throw badRequest('values.key: expected a non-empty string');
       const other = context.catalog.deviceByRef(key);
       if (other && other !== device) throw badRequest(`values.key: "${key}" is already used by another device`);
     }

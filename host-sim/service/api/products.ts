@@ -2,7 +2,6 @@
  * Products (spec 4.2): get, list, set. `products/set` accepts the identifier
  * as `product` or `entity` (decisions 6). Admin tokens only (decisions 7).
  */
-import { isObject } from '../wire.js';
 import { requireAdmin } from '../auth.js';
 import type { Product } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
@@ -37,13 +36,8 @@ export function addProductRoutes(router: Router, context: ServiceContext): void 
   router.add('POST', '/api/v1/products/set', (request) => {
     requireAdmin(request.principal, 'change products');
     const product = resolveProduct(context, request.params, 'product', 'entity');
-    const values = request.params.raw('values');
-    if (!isObject(values)) throw badRequest('values: expected an object');
-    const { enabled, name } = values;
-    if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('values.enabled: expected a boolean');
-    if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) {
-      throw badRequest('values.name: expected a non-empty string');
-    }
+    // Types and non-empty names are checked by the route's body schema (http/routes.ts).
+    const { enabled, name } = request.params.raw('values') as { enabled?: boolean; name?: string };
     let changed = false;
     if (enabled !== undefined && enabled !== product.enabled) {
       product.enabled = enabled;

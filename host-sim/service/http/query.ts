@@ -1,7 +1,10 @@
 /**
- * Readers for query strings and JSON bodies that throw 400 problems naming the
- * parameter. Array parameters repeat the key or carry one comma-separated value
- * (decisions 6). Exclusive pairs (`device`/`entity`) are checked here.
+ * Uniform readers of a request's parameters, from the query string or the JSON
+ * body, after Fastify validated them against the route's declaration
+ * (routes.ts); they still throw 400 problems naming the parameter for what a
+ * schema cannot say. Array parameters repeat the key or carry one
+ * comma-separated value (decisions 6). Exclusive pairs (`device`/`entity`) are
+ * checked here.
  */
 import { badRequest } from '../errors.js';
 import { isObject, type JsonObject as WireObject } from '../wire.js';
@@ -27,20 +30,26 @@ function unique(values: readonly string[]): string[] {
   return [...out];
 }
 
-export function queryParams(search: URLSearchParams): Params {
+/** The parsed (and validated) query string: a string, or an array of strings for a repeated name. */
+export function queryParams(query: Readonly<Record<string, unknown>>): Params {
+  const all = (name: string): string[] => {
+    const v = query[name];
+    if (v === undefined) return [];
+    return Array.isArray(v) ? v.map(String) : [String(v)];
+  };
   return {
     string(name) {
-      const all = search.getAll(name);
-      if (all.length > 1) throw badRequest(`${name}: expected one value, got ${all.length}`);
-      return all[0];
+      const values = all(name);
+      if (values.length > 1) throw badRequest(`${name}: expected one value, got ${values.length}`);
+      return values[0];
     },
     list(name) {
-      const all = search.getAll(name);
-      if (all.length === 0) return undefined;
-      return unique(all.flatMap((v) => v.split(',')));
+      const values = all(name);
+      if (values.length === 0) return undefined;
+      return unique(values.flatMap((v) => v.split(',')));
     },
-    raw: (name) => search.get(name) ?? undefined,
-    has: (name) => search.has(name),
+    raw: (name) => all(name)[0],
+    has: (name) => query[name] !== undefined,
   };
 }
 

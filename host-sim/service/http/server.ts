@@ -1,0 +1,149 @@
+/**
+ * The Fastify instance of the service: JSON bodies bounded at 1 MiB and 32
+ * levels of nesting, the `Date` header from the injected clock, every failure
+ * as problem+json (decisions 6), 405 with `Allow` for a declared path under
+ * another method, the fallback (dashboard) for non-API paths, the generated
+ * OpenAPI document at `/openapi.json`, and malformed framing answered by
+ * `answerClientError` (400/408/431).
+ */
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import type { TokenTable } from '../auth.js';
+import { badRequest, isServiceError, notFound, ServiceError } from '../errors.js';
+import { maxJsonDepth, nestedDeeperThan } from '../wire.js';
+import { answerClientError } from './client-error.js';
+import { generateOpenApi } from './openapi.js';
+import { problemBody, sendProblem as sendRawProblem, statusOf } from './problem.js';
+import { allowedMethods } from './routes.js';
+import { isApiPath, maxBodyBytes, redactUrl, Router, type FallbackHandler } from './router.js';
+import { compileValidator, validationProblem } from './validation.js';
+
+/** A request (headers and body) must arrive within this, or it is answered 408 (Node's default). */
+export const requestTimeoutMs = 300_000;
+
+export interface HttpOptions {
+  tokens: TokenTable;
+  now: () => number;
+  /** Where every 500 is logged with its cause, whatever the log level. */
+  logError: (line: string) => void;
+  fallback: FallbackHandler;
+  tls?: { cert: string; key: string } | undefined;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') throw badRequest('body: expected a JSON object, got an empty body');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`body: malformed JSON (${(e as Error).message})`);
+  }
+  if (nestedDeeperThan(value, maxJsonDepth)) throw badRequest(`body: JSON nested deeper than ${maxJsonDepth} levels`);
+  return value;
+}
+
+/** The ServiceError a thrown value stands for (Fastify's own errors and validation failures included). */
+function asServiceError(e: unknown): unknown {
+  if (isServiceError(e)) return e;
+  const f = e as { code?: string; statusCode?: number; validation?: ErrorObject[]; validationContext?: string };
+  if (Array.isArray(f.validation)) return validationProblem(f.validation, f.validationContext ?? 'body');
+  if (f.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ServiceError('too-large', `body over ${maxBodyBytes} bytes`);
+  if (f.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return badRequest('Content-Length does not match the body');
+  if (f.statusCode === 503) return new ServiceError('unavailable', 'the service is closing');
+  if (typeof f.statusCode === 'number' && f.statusCode >= 400 && f.statusCode < 500) {
+    return badRequest((e as Error).message);
+  }
+  return e;
+}
+
+function sendProblem(reply: FastifyReply, e: unknown, incomplete: boolean): FastifyReply {
+  const status = statusOf(e);
+  const detail = status === 500 ? 'internal error' : e instanceof Error ? e.message : String(e);
+  if (status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  if (incomplete) void reply.header('Connection', 'close');
+  // A Buffer keeps the media type exactly (a string would get `; charset=utf-8` appended).
+  return reply
+    .code(status)
+    .type('application/problem+json')
+    .send(Buffer.from(JSON.stringify(problemBody(status, detail))));
+}
+
+export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router: Router; routes: string[] } {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: maxBodyBytes,
+    forceCloseConnections: true,
+    // Node's own default, which Fastify would turn off: a request that takes over 5 min is answered 408.
+    // Keep-alive stays Fastify's 72 s (Node's 5 s raced a client reusing an idle socket: ECONNRESET).
+    requestTimeout: requestTimeoutMs,
+    return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    ...(o.tls === undefined ? {} : { https: { ...o.tls } }),
+  });
+  const router = new Router(app, o.tokens);
+  // Every route as `METHOD /path` (HEAD twins of GET routes left out), for the document's test.
+  const routes: string[] = [];
+  app.addHook('onRoute', (r) => {
+    for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push(`${m} ${r.url}`);
+  });
+  const log500 = (method: string, url: string, e: unknown): void => {
+    const cause = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    o.logError(`service: ${method} ${redactUrl(url)} answered 500: ${cause}`);
+  };
+
+  app.setValidatorCompiler(compileValidator);
+  app.decorateRequest('nowMs', 0);
+  app.decorateRequest('principal', null);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+    if ((request.routeOptions.config as { ignoreBody?: boolean }).ignoreBody === true) return done(null, undefined);
+    try {
+      done(null, parseJson(String(text)));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    request.nowMs = o.now();
+    reply.raw.setHeader('Date', new Date(request.nowMs).toUTCString());
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const e = asServiceError(error);
+    if (statusOf(e) === 500) log500(request.method, request.url, error);
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.destroy();
+      return;
+    }
+    if (!request.raw.complete) request.raw.resume();
+    return sendProblem(reply, e, !request.raw.complete);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (!isApiPath(path)) {
+      reply.hijack();
+      const res = reply.raw;
+      try {
+        await o.fallback(request.raw, res);
+      } catch (e) {
+        if (statusOf(e) === 500) log500(request.method, request.url, e);
+        if (res.headersSent) res.destroy();
+        else sendRawProblem(res, e);
+      }
+      return;
+    }
+    const allow = allowedMethods(path);
+    if (allow === '') throw notFound(`no route ${path}`);
+    void reply.header('Allow', allow);
+    return sendProblem(
+      reply,
+      new ServiceError('method', `${request.method} not allowed; use ${allow}`),
+      !request.raw.complete,
+    );
+  });
+
+  const document = JSON.stringify(generateOpenApi());
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+  return { app, router, routes };
+}
