@@ -6,8 +6,11 @@
  * (bench/service/peer.ts), given the same rows. The two sides alternate in
  * rounds (writes) or request by request (reads), so that the load of the
  * machine falls on both alike:
- *  1. ingest: `measurements/write`, batches of 100 points, 4 lanes, against
- *     the peer's inserts of the same rows (ratio service/raw; aim >= 0.5);
+ *  1. ingest: `measurements/write`, 4 lanes, against the peer's inserts of
+ *     the same rows (ratio service/raw; aim >= 0.5), in batches of 100 points
+ *     and in the agent's full batch (`defaultBatchOptions.maxRecords`, 500: what
+ *     a busy or reconnecting device sends); a request costs the same HTTP work
+ *     whatever its size, so the ratio grows with the batch;
  *  2. concurrent writers: 16 devices, each its own token and connection,
  *     batches of 100 states: records/s, request p50/p99, process RSS; the peer
  *     stores the same batches round-robin (SQLite has one writer);
@@ -32,6 +35,7 @@ import {
   type ServiceWorker,
 } from './service/http.js';
 import { RawPeer } from './service/peer.js';
+import { defaultBatchOptions } from '../src/report/batcher.js';
 import { perItemMs, threadSched } from './service/sched.js';
 import {
   batchSize,
@@ -124,6 +128,16 @@ async function main(): Promise<void> {
         `${fixed(ing.raw.cpuMsPerRecord, 5)} ms, ratio raw/service ${cpuRatio.toFixed(3)}`,
     );
 
+    const agentBatch = defaultBatchOptions.maxRecords;
+    const full = await ingest(service, peer, agentBatch);
+    const fullRatio = full.service.recordsPerSec / full.raw.recordsPerSec;
+    console.log(
+      `measurements/write ingest in the agent's full batch (${agentBatch} points, 4 lanes): ` +
+        `${full.service.recordsPerSec.toFixed(0)} points/s (request p50 ${full.service.p50} ms, p99 ${full.service.p99} ms), ` +
+        `raw ${full.raw.recordsPerSec.toFixed(0)} points/s; ratio service/raw ${fullRatio.toFixed(3)} (aim >= 0.5); ` +
+        `CPU per point: service thread ${fixed(full.service.cpuMsPerRecord, 5)} ms, raw ${fixed(full.raw.cpuMsPerRecord, 5)} ms`,
+    );
+
     const floorMs = await oneDeviceOnePoint(service, readRuns);
     const perRequestMs = (ing.service.cpuMsPerRecord ?? NaN) * batchSize;
     console.log(
@@ -184,6 +198,11 @@ async function main(): Promise<void> {
         ingestPointsPerSec: Math.round(ing.service.recordsPerSec),
         rawInsertPointsPerSec: Math.round(ing.raw.recordsPerSec),
         ingestRatio: Number(ratio.toFixed(3)),
+        agentBatchPoints: agentBatch,
+        agentBatchIngestPointsPerSec: Math.round(full.service.recordsPerSec),
+        agentBatchRawPointsPerSec: Math.round(full.raw.recordsPerSec),
+        agentBatchIngestRatio: Number(fullRatio.toFixed(3)),
+        agentBatchIngestCpuMsPerPoint: full.service.cpuMsPerRecord,
         ingestCpuMsPerPoint: ing.service.cpuMsPerRecord,
         rawCpuMsPerPoint: ing.raw.cpuMsPerRecord,
         ingestCpuRatio: Number(cpuRatio.toFixed(3)),

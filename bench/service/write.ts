@@ -1,6 +1,6 @@
 /**
  * The write cases of `bench:service`: ingest (4 HTTP lanes of 100-point
- * `measurements/write` batches) and 16 concurrent writers (one device, token
+ * `measurements/write` batches, and of the agent's full 500-record batch) and 16 concurrent writers (one device, token
  * and connection each, 100-state `states/write` batches), each in rounds that
  * alternate with the raw peer storing the same rows. Besides wall-clock rates
  * it keeps the CPU time of the service thread and of the peer (sched.ts), the
@@ -47,6 +47,7 @@ function addSched(into: { cpuNs: number; waitNs: number }, before: Sched | undef
  */
 async function alternateRounds(
   service: ServiceWorker,
+  size: number,
   http: (untilMs: number) => Promise<number[]>,
   raw: (batch: number) => void,
 ): Promise<{ service: WriteSide; raw: WriteSide }> {
@@ -70,17 +71,24 @@ async function alternateRounds(
   }
   const serviceAfter = await service.sched();
   const side = (t: number[], wallMs: number, cpuMs: number | undefined): WriteSide => ({
-    recordsPerSec: (t.length * batchSize) / (wallMs / 1000),
+    recordsPerSec: (t.length * size) / (wallMs / 1000),
     ...latency(t),
     cpuMsPerRecord: cpuMs,
   });
-  const serviceCpu = perItemMs(serviceBefore, serviceAfter, times.service.length * batchSize)?.cpuMs;
-  const rawCpu = serviceBefore === undefined ? undefined : rawSched.cpuNs / 1e6 / (times.raw.length * batchSize);
+  const serviceCpu = perItemMs(serviceBefore, serviceAfter, times.service.length * size)?.cpuMs;
+  const rawCpu = serviceBefore === undefined ? undefined : rawSched.cpuNs / 1e6 / (times.raw.length * size);
   return { service: side(times.service, ms.service, serviceCpu), raw: side(times.raw, ms.raw, rawCpu) };
 }
 
-/** Ingest: 4 lanes of `measurements/write` into device 0, against the peer's inserts of the same rows. */
-export function ingest(service: ServiceWorker, peer: RawPeer): Promise<{ service: WriteSide; raw: WriteSide }> {
+/**
+ * Ingest: 4 lanes of `measurements/write` into device 0, batches of `size`
+ * points, against the peer's inserts of the same rows.
+ */
+export function ingest(
+  service: ServiceWorker,
+  peer: RawPeer,
+  size: number = batchSize,
+): Promise<{ service: WriteSide; raw: WriteSide }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   let ts = baseMs;
   const http = async (untilMs: number): Promise<number[]> => {
@@ -88,9 +96,9 @@ export function ingest(service: ServiceWorker, peer: RawPeer): Promise<{ service
     const lane = async (): Promise<void> => {
       while (performance.now() < untilMs) {
         const start = ts;
-        ts += batchSize;
+        ts += size;
         const measurements = [];
-        for (let i = 0; i < batchSize; i++)
+        for (let i = 0; i < size; i++)
           measurements.push({ metric: `c${i}`, value: i * 0.5, timestamp: (start + i) / 1000 });
         const t0 = performance.now();
         const body = JSON.stringify({ device: deviceKey(0), measurements });
@@ -102,12 +110,12 @@ export function ingest(service: ServiceWorker, peer: RawPeer): Promise<{ service
     return times;
   };
   const raw = (batch: number): void => {
-    const start = baseMs + batch * batchSize;
+    const start = baseMs + batch * size;
     const rows: PeerRow[] = [];
-    for (let i = 0; i < batchSize; i++) rows.push({ device: 'd-0', name: `c${i}`, ts: start + i, value: i * 0.5 });
+    for (let i = 0; i < size; i++) rows.push({ device: 'd-0', name: `c${i}`, ts: start + i, value: i * 0.5 });
     peer.write('measurements', rows);
   };
-  return alternateRounds(service, http, raw).finally(() => agent.destroy());
+  return alternateRounds(service, size, http, raw).finally(() => agent.destroy());
 }
 
 /** Concurrent writers: 16 devices with their own token and connection; the peer stores the same batches round-robin. */
@@ -148,7 +156,7 @@ export async function concurrentWriters(
     peer.write('states', rows);
   };
   try {
-    return { ...(await alternateRounds(service, http, raw)), rssBefore, rssPeak };
+    return { ...(await alternateRounds(service, batchSize, http, raw)), rssBefore, rssPeak };
   } finally {
     for (const a of agents) a.destroy();
   }

@@ -14,9 +14,11 @@ export interface Notifier {
   notify(device: Device, argument: Record<string, unknown>, except?: unknown): void;
   /**
    * Pushes to observing connections only (the dashboard's, opened with `observe=1`):
-   * `.reported` states and measurements, which agents do not need.
+   * `.reported` states and measurements, which agents do not need. `argument`
+   * is built only when such a connection may see the device (most writes have
+   * no observer, and their records need not be built).
    */
-  observe(device: Device, argument: Record<string, unknown>): void;
+  observe(device: Device, argument: () => Record<string, unknown>): void;
 }
 
 export interface ServiceContext {

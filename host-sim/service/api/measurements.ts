@@ -43,8 +43,11 @@ export function addMeasurementRoutes(router: Router, context: ServiceContext): v
       return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, request.nowMs), value, error: undefined };
     });
     context.storage.measurements.write(points);
-    const measurements = points.map((point) => recordOf('metric', device, { point, aggregated: 'last' }));
-    context.notifier.observe(device, { type: HubNames.notifyMeasurements, entity: device.uid, measurements });
+    context.notifier.observe(device, () => ({
+      type: HubNames.notifyMeasurements,
+      entity: device.uid,
+      measurements: points.map((point) => recordOf('metric', device, { point, aggregated: 'last' })),
+    }));
     return {};
   });
   addReadRoutes(router, context, measurementsKind, '/api/v1/measurements');

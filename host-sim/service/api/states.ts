@@ -68,8 +68,11 @@ export function addStateRoutes(router: Router, context: ServiceContext): void {
     }
     const reported = points.filter((p) => !p.name.endsWith('.desired'));
     if (reported.length > 0) {
-      const states = reported.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));
-      context.notifier.observe(device, { type: Hub.notifyStates, entity: device.uid, states });
+      context.notifier.observe(device, () => ({
+        type: Hub.notifyStates,
+        entity: device.uid,
+        states: reported.map((point) => recordOf('channel', device, { point, aggregated: 'last' })),
+      }));
     }
     return {};
   });

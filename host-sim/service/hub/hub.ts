@@ -73,10 +73,12 @@ export class PropertiesHub implements Notifier {
     return n;
   }
 
-  observe(device: Device, argument: Record<string, unknown>): void {
+  observe(device: Device, argument: () => Record<string, unknown>): void {
+    let built: Record<string, unknown> | undefined;
     for (const c of this.connections) {
       if (!this.observers.has(c)) continue;
-      if (c.principal.role === 'admin' || c.principal.device === device.uid) c.invokeClient(HubWire.notify, [argument]);
+      if (c.principal.role === 'admin' || c.principal.device === device.uid)
+        c.invokeClient(HubWire.notify, [(built ??= argument())]);
     }
   }
 
