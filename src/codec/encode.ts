@@ -13,33 +13,29 @@
 import type { Value } from '../agent/driver.js';
 import type { DataLayout } from '../config/model.js';
 import { fitsWindow, writeBits, type Bits64 } from './bits.js';
-import {
-  encodeSiemensTotal,
-  isIntegerType,
-  isSignedType,
-  OUT_OF_RANGE,
-  SHORT_DATA,
-  WRONG_TYPE,
-  type CodecFailure,
-} from './data.js';
+import { isIntegerType, isSignedType, OUT_OF_RANGE, SHORT_DATA, WRONG_TYPE, type CodecFailure } from './data.js';
 import type { RawRange } from './scale.js';
 
 const TWO_32 = 4294967296;
 const scratchBits: Bits64 = { hi: 0, lo: 0 };
 const scratchView = new DataView(new ArrayBuffer(8));
 
-/** Writes `value` into `window` as the layout says; returns a failure or undefined. */
-export function encodeData(value: Value, layout: DataLayout, window: Uint8Array): CodecFailure | undefined {
+/**
+ * Writes `value` into `window` as the layout says (`packed`: a window of coils,
+ * src/codec/bits.ts); returns a failure or undefined.
+ */
+export function encodeData(
+  value: Value,
+  layout: DataLayout,
+  window: Uint8Array,
+  packed = false,
+): CodecFailure | undefined {
   const { dataOffsetBits: offset, dataSizeBits: size } = layout;
   if (!fitsWindow(window.length, offset, size)) return SHORT_DATA;
   const bits = toBits(value, layout);
-  if (!isBits(bits)) return bits;
-  writeBits(window, offset, size, layout.dataOrder, bits.hi, bits.lo);
+  if ('errno' in bits) return bits;
+  writeBits(window, offset, size, layout.dataOrder, bits.hi, bits.lo, packed);
   return undefined;
-}
-
-function isBits(x: Bits64 | CodecFailure): x is Bits64 {
-  return (x as Bits64).lo !== undefined;
 }
 
 function toBits(value: Value, layout: DataLayout): Bits64 | CodecFailure {
@@ -55,14 +51,11 @@ function toBits(value: Value, layout: DataLayout): Bits64 | CodecFailure {
       scratchView.setFloat32(0, value);
       return set(out, 0, scratchView.getUint32(0));
     case 'float64':
+    case 'siemensTotalType': // taken to be a float64 (decisions.md section 2; data.ts agrees)
       if (typeof value !== 'number') return WRONG_TYPE;
       if (!Number.isFinite(value)) return OUT_OF_RANGE;
       scratchView.setFloat64(0, value);
       return set(out, scratchView.getUint32(0), scratchView.getUint32(4));
-    case 'siemensTotalType':
-      if (typeof value !== 'number') return WRONG_TYPE;
-      if (!Number.isFinite(value)) return OUT_OF_RANGE;
-      return encodeSiemensTotal(value, out);
     default:
       return integerBits(value, layout.dataSizeBits, isSignedType(layout.dataType), out);
   }

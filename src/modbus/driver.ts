@@ -20,9 +20,8 @@ import { isFailure } from '../codec/data.js';
 import type { ModbusChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import type { Logger } from '../ports.js';
-import { pointOf, type ModbusPoint } from './plan.js';
-import { decodePoint } from './point-data.js';
-import type { ModbusScanner, PointRead, RequestSink } from './scan.js';
+import { decodePoint, pointOf, type ModbusPoint, type ModbusScanner } from './scan.js';
+import type { PointRead, RequestSink } from './scan.js';
 import { writable, writePoint } from './write.js';
 
 /** The bus a driver reads through: its scanner and its master, or why it has none. */

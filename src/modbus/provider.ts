@@ -74,7 +74,7 @@ export class ModbusProvider implements ChannelDriverProvider {
   }
 
   close(): void {
-    this.closeLines();
+    for (const key of [...this.lines.keys()]) this.closeLine(key);
   }
 
   private line(key: string): Line | { errno: number } {
@@ -90,10 +90,7 @@ export class ModbusProvider implements ChannelDriverProvider {
     const bus = this.buses.get(key);
     const wiring = this.options.ports[key];
     if (bus === undefined || wiring === undefined) {
-      logger.log(
-        'warn',
-        `modbus: bus "${key}" is not wired to a serial port on this board; its channels report -ENODEV`,
-      );
+      logger.log('warn', `modbus: bus "${key}" not wired on this board (-ENODEV)`);
       return { errno: Errno.ENODEV };
     }
     let master: ModbusMaster | undefined;
@@ -121,13 +118,9 @@ export class ModbusProvider implements ChannelDriverProvider {
       return { port, master, access: { master, scanner: new ModbusScanner(master, clock) } };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      logger.log('error', `modbus: bus "${key}" could not be opened: ${message}; its channels report -EIO`);
+      logger.log('error', `modbus: bus "${key}" cannot open: ${message} (-EIO)`);
       return { errno: Errno.EIO };
     }
-  }
-
-  private closeLines(): void {
-    for (const key of [...this.lines.keys()]) this.closeLine(key);
   }
 
   private closeLine(key: string): void {
