@@ -6,10 +6,15 @@
  * so nothing from that line is committed. Extra trailing fields (NMEA 4.10+
  * system and signal ids, vendor additions) are read where known and
  * otherwise ignored.
+ *
+ * The fix (src/gnss/fix-tracker.ts) uses GGA, RMC, GLL, GSA and GNS, which are
+ * always decoded. Further types are decoded when the parser is given them
+ * (`SentenceType`): GSV, satellites in view, lives in src/gnss/gsv.ts, so a
+ * firmware that only tracks the fix does not link it.
  */
 import type { NmeaFields } from './nmea-fields.js';
-import { ASCII, Talkers, newGga, newGll, newGns, newGsa, newGsv, newRmc, talkerIndex } from './sentences.js';
-import type { GgaSentence, GllSentence, GnsSentence, GsaSentence, GsvSentence } from './sentences.js';
+import { ASCII, Talkers, newGga, newGll, newGns, newGsa, newRmc, talkerIndex } from './sentences.js';
+import type { GgaSentence, GllSentence, GnsSentence, GsaSentence } from './sentences.js';
 import type { NmeaSentence, RmcSentence } from './sentences.js';
 
 /** Fields `i` to `i + 3` (latitude, N/S, longitude, E/W) into `out`, in degrees. */
@@ -82,28 +87,6 @@ function decodeGsa(r: NmeaFields, out: GsaSentence): void {
   out.systemId = r.lenientInt(18);
 }
 
-function decodeGsv(r: NmeaFields, out: GsvSentence): void {
-  r.expect(4);
-  out.messageCount = r.int(1);
-  out.messageNumber = r.int(2);
-  out.satsInView = r.int(3);
-  // Four fields per satellite after the header; one odd field left over is the signal id (4.10+).
-  const rest = r.count - 4;
-  const sats = rest >= 4 ? Math.min(4, rest >> 2) : 0;
-  for (let k = 0; k < sats; k++) {
-    const i = 4 + k * 4;
-    out.prn[k] = r.int(i) || 0;
-    r.num(i + 1);
-    out.elevationDeg[k] = r.value;
-    r.num(i + 2);
-    out.azimuthDeg[k] = r.value;
-    r.num(i + 3);
-    out.snrDb[k] = r.value;
-  }
-  out.count = sats;
-  out.signalId = rest % 4 === 1 ? r.lenientInt(r.count - 1) : NaN;
-}
-
 /**
  * GNS: the mode field (6) holds one capital letter per constellation; its
  * string is made only when its bytes differ from the last one's (`modeBytes`),
@@ -137,15 +120,24 @@ function decodeGns(r: NmeaFields, line: Uint8Array, modeBytes: Uint8Array, out: 
   modeBytes[0] = n;
 }
 
+/** A further sentence type the parser decodes when it is given it (GSV: src/gnss/gsv.ts). */
+export interface SentenceType<T extends NmeaSentence = NmeaSentence> {
+  /** The type's three letters as one number (`code3`). */
+  readonly code: number;
+  /** A new sentence object, which the parser reuses for every line of the type. */
+  create(): T;
+  /** Decodes the fields into `out`; sets `r.bad` when the line is malformed (see NmeaFields.expect). */
+  decode(r: NmeaFields, out: T): void;
+}
+
 /** The three letters of a sentence type as one number. */
-function code3(a: number, b: number, c: number): number {
+export function code3(a: number, b: number, c: number): number {
   return (a << 16) | (b << 8) | c;
 }
 
 const GGA = code3(0x47, 0x47, 0x41);
 const RMC = code3(0x52, 0x4d, 0x43);
 const GSA = code3(0x47, 0x53, 0x41);
-const GSV = code3(0x47, 0x53, 0x56);
 const GNS = code3(0x47, 0x4e, 0x53);
 const GLL = code3(0x47, 0x4c, 0x4c);
 
@@ -154,16 +146,21 @@ export class SentenceDecoder {
   private readonly gga = newGga();
   private readonly rmc = newRmc();
   private readonly gsa = newGsa();
-  private readonly gsv = newGsv();
   private readonly gns = newGns();
   private readonly gll = newGll();
   /** Length, then the bytes, of the last GNS mode field (0xff: it did not fit). */
   private readonly modeBytes = new Uint8Array(9).fill(0xff);
 
+  /** Further types and their reused objects. */
+  private readonly extra: { type: SentenceType; out: NmeaSentence }[];
+
   constructor(
     private readonly line: Uint8Array,
     private readonly fields: NmeaFields,
-  ) {}
+    extra: readonly SentenceType[] = [],
+  ) {
+    this.extra = extra.map((type) => ({ type, out: type.create() }));
+  }
 
   /** The decoded sentence; null when a field is malformed; undefined for a type we skip. */
   decode(): NmeaSentence | null | undefined {
@@ -176,12 +173,28 @@ export class SentenceDecoder {
     if (type === GGA) decodeGga(r, (s = this.gga));
     else if (type === RMC) decodeRmc(r, (s = this.rmc));
     else if (type === GSA) decodeGsa(r, (s = this.gsa));
-    else if (type === GSV) decodeGsv(r, (s = this.gsv));
     else if (type === GNS) decodeGns(r, line, this.modeBytes, (s = this.gns));
     else if (type === GLL) decodeGll(r, (s = this.gll));
-    else return undefined;
-    if (r.bad) return null;
-    s.talker = Talkers[talkerIndex(line[at] as number, line[at + 1] as number)] as (typeof Talkers)[number];
+    else return this.decodeExtra(type);
+    return this.deliver(s);
+  }
+
+  /** A line of a further type, or undefined when the parser was not given its type. */
+  private decodeExtra(code: number): NmeaSentence | null | undefined {
+    for (let i = 0; i < this.extra.length; i++) {
+      const { type, out } = this.extra[i] as { type: SentenceType; out: NmeaSentence };
+      if (type.code !== code) continue;
+      type.decode(this.fields, out);
+      return this.deliver(out);
+    }
+    return undefined;
+  }
+
+  /** The sentence with its talker, or null when a field was malformed. */
+  private deliver(s: NmeaSentence): NmeaSentence | null {
+    if (this.fields.bad) return null;
+    const at = this.fields.start[0] as number;
+    s.talker = Talkers[talkerIndex(this.line[at] as number, this.line[at + 1] as number)] as (typeof Talkers)[number];
     return s;
   }
 }

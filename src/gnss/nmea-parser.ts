@@ -8,7 +8,7 @@
  * (TinyGPS++'s rule: commit nothing from a line that has not been verified).
  * STYLE.md practice 5; docs/gnss.md.
  */
-import { SentenceDecoder } from './nmea-decode.js';
+import { SentenceDecoder, type SentenceType } from './nmea-decode.js';
 import { MAX_FIELDS, NmeaFields } from './nmea-fields.js';
 import type { NmeaSentence } from './sentences.js';
 
@@ -22,7 +22,7 @@ export interface NmeaCounters {
   delivered: number;
   /** Passed lines of a supported type with a malformed field (nothing delivered). */
   malformed: number;
-  /** Passed lines of an unsupported type (vendor sentences, VTG, ZDA ...), skipped. */
+  /** Passed lines of a type not decoded (vendor sentences, VTG, ZDA, GSV unless asked for ...), skipped. */
   skipped: number;
   /** Bytes outside any line (noise between sentences). */
   noiseBytes: number;
@@ -35,6 +35,11 @@ export interface NmeaParserOptions {
   onSentence(sentence: NmeaSentence): void;
   /** Line buffer size in bytes (NMEA allows 82; real receivers send up to ~100). Default 128. */
   maxLineBytes?: number;
+  /**
+   * Sentence types to decode besides GGA, RMC, GLL, GSA and GNS (GSV:
+   * src/gnss/gsv.ts); lines of other types are skipped.
+   */
+  sentences?: readonly SentenceType[];
 }
 
 const DOLLAR = 0x24;
@@ -100,7 +105,7 @@ export class NmeaParser {
     if (!(size >= 16 && size <= 4096)) throw new RangeError(`maxLineBytes out of range: ${size}`);
     this.line = new Uint8Array(size);
     this.fields = new NmeaFields(this.line);
-    this.decoder = new SentenceDecoder(this.line, this.fields);
+    this.decoder = new SentenceDecoder(this.line, this.fields, options.sentences);
   }
 
   /**

@@ -168,12 +168,6 @@ export function newGsa(): GsaSentence {
   return { ...g, pdop: NaN, hdop: NaN, vdop: NaN, systemId: NaN };
 }
 
-export function newGsv(): GsvSentence {
-  const g = { type: 'GSV', talker: 'GP', messageCount: NaN, messageNumber: NaN, satsInView: NaN, count: 0 } as const;
-  const arrays = { prn: new Uint16Array(4), elevationDeg: new Float64Array(4), azimuthDeg: new Float64Array(4) };
-  return { ...g, ...arrays, snrDb: new Float64Array(4), signalId: NaN };
-}
-
 export function newGns(): GnsSentence {
   const g = { type: 'GNS', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, modes: '', anyFix: false } as const;
   return { ...g, sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN, navStatus: '' };
