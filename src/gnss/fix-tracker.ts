@@ -76,7 +76,7 @@ export class FixTracker {
   /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
   private primaryPosition = false;
   private stale = false;
-  private gsaEpoch = -1;
+  /** The best GSA fix mode of this epoch (0 before its first GSA). */
   private gsaBestMode = 0;
   /** Last UTC time per (talker, timed kind). */
   private readonly lastTimes = new Float64Array(Talkers.length * TIMED_KINDS).fill(NaN);
@@ -187,6 +187,7 @@ export class FixTracker {
       // Indicators belong to their epoch: a new epoch is judged on its own sentences.
       this.flags.fill(UNKNOWN);
       this.satsFlag = UNKNOWN;
+      this.gsaBestMode = 0;
       this.primaryPosition = false;
     }
     return true;
@@ -201,10 +202,6 @@ export class FixTracker {
   }
 
   private gsa(mode: number, pdop: number, hdop: number, vdop: number): void {
-    if (this.gsaEpoch !== this.epochs) {
-      this.gsaEpoch = this.epochs;
-      this.gsaBestMode = 0;
-    }
     if (!Number.isNaN(mode) && mode > this.gsaBestMode) this.gsaBestMode = mode;
     if (this.gsaBestMode > 0) this.flags[kindIndex.GSA] = this.gsaBestMode >= 2 ? GOOD : BAD;
     if (!Number.isNaN(pdop)) this.pdop = pdop;

@@ -117,7 +117,8 @@ export class ModbusScanner {
   private readonly inFlight = new Map<ModbusPoint, Promise<PointRead>>();
 
   constructor(
-    private readonly master: RequestSink,
+    /** The bus's master, which writes go to directly. */
+    readonly master: RequestSink,
     private readonly clock: Clock,
   ) {}
 
