@@ -26,11 +26,6 @@ const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /** Fields a line holds at most (further fields are kept in the last one). */
 export const MAX_FIELDS = 48;
 
-/** Value of a decimal digit byte, else a negative number or more than 9. */
-function digit(c: number | undefined): number {
-  return (c ?? 0) - CH_0;
-}
-
 export class NmeaFields {
   /** Start and end offsets of each field in the line; `count` fields. */
   readonly start = new Uint16Array(MAX_FIELDS);
@@ -46,12 +41,14 @@ export class NmeaFields {
 
   constructor(private readonly buf: Uint8Array) {}
 
-  /** Start offset of field `i` (0 for a field past the last, which reads as empty). */
-  private s(i: number): number {
-    return i < this.count ? (this.start[i] as number) : 0;
-  }
-  private e(i: number): number {
-    return i < this.count ? (this.end[i] as number) : 0;
+  /** Start of the field last measured by `span`. */
+  private from = 0;
+
+  /** Length of field `i` (0 past the last field, which reads as empty); its start goes to `from`. */
+  private span(i: number): number {
+    if (i >= this.count) return (this.from = 0);
+    this.from = this.start[i] as number;
+    return (this.end[i] as number) - this.from;
   }
 
   /** Starts a sentence that needs at least `minFields` fields (fewer: malformed). */
@@ -68,17 +65,18 @@ export class NmeaFields {
   /** Sets `value` to the decimal number `[-+]digits[.digits]` of field `i`; NaN when empty. */
   num(i: number): void {
     const buf = this.buf;
-    let at = this.s(i);
-    const end = this.e(i);
+    const n = this.span(i);
+    let at = this.from;
+    const end = at + n;
     this.value = NaN;
-    if (at >= end) return;
+    if (n === 0) return;
     const sign = buf[at];
     if (sign === 0x2d || sign === CH_PLUS) at++; // '-' or '+'
     let m = 0;
     let digits = 0;
     let scale = -1;
     for (; at < end; at++) {
-      const d = digit(buf[at]);
+      const d = (buf[at] as number) - CH_0; // a digit when 0..9
       if (d >= 0 && d <= 9) {
         m = m * 10 + d;
         digits++;
@@ -95,13 +93,14 @@ export class NmeaFields {
 
   /** A non-negative integer of at most 9 digits; NaN when empty. */
   int(i: number): number {
-    const start = this.s(i);
-    const end = this.e(i);
-    if (start >= end) return NaN;
-    if (end - start > 9) return this.fail();
+    const n = this.span(i);
+    const start = this.from;
+    const end = start + n;
+    if (n === 0) return NaN;
+    if (n > 9) return this.fail();
     let m = 0;
     for (let at = start; at < end; at++) {
-      const d = digit(this.buf[at]);
+      const d = (this.buf[at] as number) - CH_0;
       if (d < 0 || d > 9) return this.fail();
       m = m * 10 + d;
     }
@@ -123,11 +122,12 @@ export class NmeaFields {
    * when the result exceeds `maxDeg`.
    */
   angle(i: number, maxDeg: 90 | 180): void {
-    const hasValue = this.s(i) < this.e(i);
-    const hemiLength = this.e(i + 1) - this.s(i + 1);
+    const hemiLength = this.span(i + 1);
+    const h = this.buf[this.from];
+    const hasValue = this.span(i) > 0;
     this.value = NaN;
     if (!hasValue && hemiLength === 0) return;
-    if (!hasValue || hemiLength !== 1 || this.buf[this.s(i)] === CH_PLUS) return void this.fail();
+    if (!hasValue || hemiLength !== 1 || this.buf[this.from] === CH_PLUS) return void this.fail();
     this.num(i);
     const v = this.value;
     if (!(v >= 0)) return void this.fail();
@@ -135,7 +135,6 @@ export class NmeaFields {
     const degrees = Math.floor(this.mantissa / (100 * unit));
     const minutesScaled = this.mantissa - degrees * 100 * unit;
     const deg = degrees + minutesScaled / unit / 60;
-    const h = this.buf[this.s(i + 1)];
     const negative = h === (maxDeg === 90 ? 0x53 : 0x57); // 'S' : 'W'
     const positive = h === (maxDeg === 90 ? 0x4e : 0x45); // 'N' : 'E'
     if (minutesScaled >= 60 * unit || deg > maxDeg || !(negative || positive)) return void this.fail();
@@ -144,10 +143,11 @@ export class NmeaFields {
 
   /** UTC time of day `hhmmss[.sss]` in milliseconds; NaN when empty. */
   timeOfDayMs(i: number): number {
-    const start = this.s(i);
-    const end = this.e(i);
-    if (start >= end) return NaN;
-    if (end - start < 6) return this.fail();
+    const n = this.span(i);
+    const start = this.from;
+    const end = start + n;
+    if (n === 0) return NaN;
+    if (n < 6) return this.fail();
     const hh = this.int2(start);
     const mm = this.int2(start + 2);
     const ss = this.int2(start + 4);
@@ -158,7 +158,7 @@ export class NmeaFields {
       // Milliseconds from up to three fraction digits (further digits are finer than receivers report).
       let weight = 100;
       for (let at = start + 7; at < end; at++) {
-        const d = digit(this.buf[at]);
+        const d = (this.buf[at] as number) - CH_0;
         if (d < 0 || d > 9) return this.fail();
         ms += d * weight;
         weight = weight / 10;
@@ -170,8 +170,8 @@ export class NmeaFields {
 
   /** Two digits at `at` as a number; NaN unless both are digits. */
   private int2(at: number): number {
-    const a = digit(this.buf[at]);
-    const b = digit(this.buf[at + 1]);
+    const a = (this.buf[at] as number) - CH_0;
+    const b = (this.buf[at + 1] as number) - CH_0;
     return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : NaN;
   }
 
@@ -180,8 +180,9 @@ export class NmeaFields {
    * 1980..1999, others 2000..2079); NaN when empty.
    */
   dateDays(i: number): number {
-    if (this.s(i) >= this.e(i)) return NaN;
-    if (this.e(i) - this.s(i) !== 6) return this.fail();
+    const n = this.span(i);
+    if (n === 0) return NaN;
+    if (n !== 6) return this.fail();
     const v = this.int(i);
     if (Number.isNaN(v)) return v;
     const day = Math.floor(v / 10000);
@@ -193,10 +194,9 @@ export class NmeaFields {
 
   /** The single character of a one-byte field; '' when empty; malformed if longer. */
   char(i: number): string {
-    const start = this.s(i);
-    const n = this.e(i) - start;
+    const n = this.span(i);
     if (n > 1) this.bad = true;
-    return n === 1 ? (ASCII[(this.buf[start] as number) & 0x7f] as string) : '';
+    return n === 1 ? (ASCII[(this.buf[this.from] as number) & 0x7f] as string) : '';
   }
 }
 
