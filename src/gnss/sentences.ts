@@ -139,28 +139,20 @@ export interface GnsSentence extends Common {
 export type NmeaSentence = GgaSentence | RmcSentence | GllSentence | GsaSentence | GsvSentence | GnsSentence;
 
 /** Empty sentence objects, one per type, for the parser to reuse. */
+const timedPosition = () => ({ talker: 'GP' as Talker, timeMs: NaN, lat: NaN, lon: NaN });
+const fixData = () => ({ ...timedPosition(), sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN });
+
 export function newGga(): GgaSentence {
-  return {
-    type: 'GGA',
-    talker: 'GP',
-    timeMs: NaN,
-    lat: NaN,
-    lon: NaN,
-    quality: NaN,
-    sats: NaN,
-    hdop: NaN,
-    altM: NaN,
-    geoidSepM: NaN,
-  };
+  return { type: 'GGA', ...fixData(), quality: NaN };
 }
 
 export function newRmc(): RmcSentence {
-  const r = { type: 'RMC', talker: 'GP', timeMs: NaN, dateDays: NaN, status: '', lat: NaN, lon: NaN } as const;
-  return { ...r, speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '' };
+  const more = { speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '' };
+  return { type: 'RMC', ...timedPosition(), dateDays: NaN, status: '', ...more };
 }
 
 export function newGll(): GllSentence {
-  return { type: 'GLL', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, status: '', mode: '' };
+  return { type: 'GLL', ...timedPosition(), status: '', mode: '' };
 }
 
 export function newGsa(): GsaSentence {
@@ -169,6 +161,5 @@ export function newGsa(): GsaSentence {
 }
 
 export function newGns(): GnsSentence {
-  const g = { type: 'GNS', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, modes: '', anyFix: false } as const;
-  return { ...g, sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN, navStatus: '' };
+  return { type: 'GNS', ...fixData(), modes: '', anyFix: false, navStatus: '' };
 }
