@@ -89,26 +89,23 @@ export class ModbusMaster {
   private readonly rx = new Uint8Array(MAX_ADU_BYTES);
   private rxLength = 0;
   private lineFreeAtMs = Number.NEGATIVE_INFINITY;
-  private readonly responseTimeoutMs: number;
-  private readonly retries: number;
-  private readonly queueLimit: number;
+  /** The options, defaults filled in. */
+  private readonly options: Required<MasterOptions>;
 
   constructor(
     private readonly port: Pick<SerialPort, 'write'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly options: MasterOptions,
+    options: MasterOptions,
   ) {
-    this.responseTimeoutMs = options.responseTimeoutMs ?? 300;
-    this.retries = options.retries ?? 2;
-    this.queueLimit = options.queueLimit ?? 32;
+    this.options = { responseTimeoutMs: 300, retries: 2, queueLimit: 32, ...options };
   }
 
   /** Queues a request; resolves when it ends (never rejects). */
   request(request: ModbusRequest): Promise<ModbusResult> {
     return new Promise((resolve) => {
       if (this.state === 'closed') return resolve({ ok: false, errno: Errno.EIO, reason: 'bus closed' });
-      if (this.queue.length >= this.queueLimit) {
+      if (this.queue.length >= this.options.queueLimit) {
         this.counters.overflows++;
         return resolve({ ok: false, errno: Errno.EIO, reason: 'request queue full' });
       }
@@ -116,11 +113,6 @@ export class ModbusMaster {
       this.queue.push({ request, resolve, attempt: 0, garbled: false });
       if (this.state === 'idle') this.next();
     });
-  }
-
-  /** Requests waiting (not counting the one on the line). */
-  get queued(): number {
-    return this.queue.length;
   }
 
   /** Feed of bytes from the serial port. */
@@ -171,7 +163,10 @@ export class ModbusMaster {
     this.counters.attempts++;
     const onLineMs = length * this.options.characterMs;
     this.lineFreeAtMs = this.clock.monotonicMs() + onLineMs + this.options.silentIntervalMs;
-    this.timer = this.clock.setTimer(() => this.endAttempt('timeout', 'no answer'), onLineMs + this.responseTimeoutMs);
+    this.timer = this.clock.setTimer(
+      () => this.endAttempt('timeout', 'no answer'),
+      onLineMs + this.options.responseTimeoutMs,
+    );
     try {
       this.port.write(this.tx.subarray(0, length));
     } catch (e) {
@@ -205,7 +200,7 @@ export class ModbusMaster {
       p.garbled = true;
     }
     const unit = p.request.unit;
-    const retries = this.presence[unit] === ABSENT ? 0 : this.retries;
+    const retries = this.presence[unit] === ABSENT ? 0 : this.options.retries;
     if (p.attempt <= retries) {
       this.state = 'silence';
       this.next();
