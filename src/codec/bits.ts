@@ -49,25 +49,41 @@ export function readBits(
   out: Bits64,
   packed = false,
 ): Bits64 {
+  const big = order === 'bigEndian';
+  if ((offsetBits & 7) !== 0 || (sizeBits & 7) !== 0 || (big && packed)) {
+    return readBitByBit(window, offsetBits, sizeBits, order, out, packed);
+  }
+  // Whole bytes (the common case): one step per byte, least significant byte first.
   let hi = 0;
   let lo = 0;
-  const big = order === 'bigEndian';
-  if ((offsetBits & 7) === 0 && (sizeBits & 7) === 0 && !(big && packed)) {
-    // Whole bytes: one step per byte, least significant byte first.
-    const first = offsetBits >> 3;
-    const n = sizeBits >> 3;
-    for (let k = 0; k < n; k++) {
-      const b = window[big ? first + n - 1 - k : first + k] ?? 0;
-      if (k < 4) lo = (lo | (b << (8 * k))) >>> 0;
-      else hi = (hi | (b << (8 * (k - 4)))) >>> 0;
-    }
-  } else {
-    for (let s = 0; s < sizeBits; s++) {
-      const p = bitOf(offsetBits, sizeBits, s, order, packed);
-      if ((((window[p >> 3] ?? 0) >> (p & 7)) & 1) === 0) continue;
-      if (s < 32) lo = (lo | (1 << s)) >>> 0;
-      else hi = (hi | (1 << (s - 32))) >>> 0;
-    }
+  const first = offsetBits >> 3;
+  const n = sizeBits >> 3;
+  for (let k = 0; k < n; k++) {
+    const b = window[big ? first + n - 1 - k : first + k] ?? 0;
+    if (k < 4) lo = (lo | (b << (8 * k))) >>> 0;
+    else hi = (hi | (b << (8 * (k - 4)))) >>> 0;
+  }
+  out.hi = hi;
+  out.lo = lo;
+  return out;
+}
+
+/** `readBits` of a field that does not cover whole bytes (kept apart so that `readBits` stays small). */
+function readBitByBit(
+  window: Uint8Array,
+  offsetBits: number,
+  sizeBits: number,
+  order: DataOrder,
+  out: Bits64,
+  packed: boolean,
+): Bits64 {
+  let hi = 0;
+  let lo = 0;
+  for (let s = 0; s < sizeBits; s++) {
+    const p = bitOf(offsetBits, sizeBits, s, order, packed);
+    if ((((window[p >> 3] ?? 0) >> (p & 7)) & 1) === 0) continue;
+    if (s < 32) lo = (lo | (1 << s)) >>> 0;
+    else hi = (hi | (1 << (s - 32))) >>> 0;
   }
   out.hi = hi;
   out.lo = lo;

@@ -100,6 +100,7 @@ function finite(x: number): Decoded {
 function decodeInteger(bits: Bits64, sizeBits: number, signed: boolean): Value {
   const top = sizeBits - 1;
   const negative = signed && ((top < 32 ? bits.lo >>> top : bits.hi >>> (top - 32)) & 1) === 1;
+  if (sizeBits <= 32) return negative ? bits.lo - 2 ** sizeBits : bits.lo; // stays a small integer
   if (sizeBits <= 52) {
     const u = bits.hi * TWO_32 + bits.lo;
     return negative ? u - 2 ** sizeBits : u;
