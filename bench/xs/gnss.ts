@@ -1,8 +1,9 @@
 /**
  * The workload of bench/xs-gnss.mjs: one receiver log at a time, parsed on the
  * engine it runs on (xsnap, or Node for the same bundle) by
- * - `parse`: our NmeaParser alone (framing, checksum, field decoding),
- * - `fix`: NmeaParser into a FixTracker (the whole steady path of a location channel),
+ * - `parse`: our NmeaParser alone (framing, checksum, field decoding), GSV included,
+ * - `fix`: NmeaParser into a FixTracker (the whole steady path of a location channel;
+ *   GSV is skipped there, as the location provider does),
  * - `peer`: nmea-simple's parseUnsafeNmeaSentence on each line, as its authors
  *   intend it to be used (one string per line in, one object per sentence out);
  *   the lines are split beforehand, outside the measured pass (an advantage to it).
@@ -11,6 +12,7 @@
  * first as `globalThis.__nmeaSimple`; this file only reads it from there.
  */
 import { FixTracker } from '../../src/gnss/fix-tracker.js';
+import { GSV } from '../../src/gnss/gsv.js';
 import { NmeaParser } from '../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 
@@ -29,6 +31,7 @@ const parseOnly = new NmeaParser({
   onSentence: (s) => {
     sink += s.talker === 'other' ? 2 : 1; // no method call on a string: that alone allocates on XS
   },
+  sentences: [GSV], // all six types, as before GSV became optional
 });
 const tracker = new FixTracker({ clock: new FakeClock() });
 const parseFix = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });

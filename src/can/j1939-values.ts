@@ -14,7 +14,13 @@
  * no such values.
  */
 import type { Bits64 } from '../codec/bits.js';
-import { ERROR_INDICATOR, NOT_AVAILABLE, type CodecFailure } from '../codec/data.js';
+import { CodecFailure } from '../codec/data.js';
+import { Errno } from '../errno.js';
+
+/** The sender marks the parameter "not available" (all ones). */
+export const NOT_AVAILABLE = new CodecFailure(Errno.EOPNOTSUPP, 'J1939 parameter not available');
+/** The sender marks the parameter as in error. */
+export const ERROR_INDICATOR = new CodecFailure(Errno.EIO, 'J1939 error indicator');
 
 /** The failure a J1939 field's raw bits signal, or undefined for a valid value. */
 export function j1939Indicator(bits: Bits64, sizeBits: number): CodecFailure | undefined {

@@ -13,6 +13,10 @@
  * - float32 / float64 / siemensTotalType: IEEE-754; a NaN or infinity is not a
  *   reportable number and fails with -ERANGE.
  * Failures are returned (shared CodecFailure constants), never thrown.
+ *
+ * The window is either bytes (registers, a CAN payload) or packed bits (coils
+ * and discrete inputs; src/codec/bits.ts), so the Modbus and CAN readers share
+ * this one decoder and src/codec/encode.ts its inverse.
  */
 import type { DataLayout, DataType } from '../config/model.js';
 import type { Value } from '../agent/driver.js';
@@ -37,10 +41,6 @@ export const OUT_OF_RANGE = new CodecFailure(Errno.ERANGE, 'value out of the dat
 export const WRONG_TYPE = new CodecFailure(Errno.EINVAL, 'value of the wrong type');
 /** The field does not fit the data that arrived (a short CAN frame). */
 export const SHORT_DATA = new CodecFailure(Errno.EIO, 'data window shorter than dataOffset + dataSize');
-/** J1939: the sender marks the parameter "not available" (all ones). */
-export const NOT_AVAILABLE = new CodecFailure(Errno.EOPNOTSUPP, 'J1939 parameter not available');
-/** J1939: the sender marks the parameter as in error. */
-export const ERROR_INDICATOR = new CodecFailure(Errno.EIO, 'J1939 error indicator');
 
 /** Narrowing helper. */
 export function isFailure(x: unknown): x is CodecFailure {
@@ -64,12 +64,15 @@ export function isSignedType(type: DataType): boolean {
   return type === 'int8' || type === 'int16' || type === 'int32' || type === 'int64';
 }
 
-/** Decodes one field of `window` as the layout says. */
-export function decodeData(window: Uint8Array, layout: DataLayout): Decoded {
-  const { dataOffsetBits: offset, dataSizeBits: size, dataType: type } = layout;
+/**
+ * Decodes one field of `window` as the layout says, its offset counted from
+ * window bit `atBits`; `packed` for a window of coils or discrete inputs.
+ */
+export function decodeData(window: Uint8Array, layout: DataLayout, atBits = 0, packed = false): Decoded {
+  const offset = layout.dataOffsetBits + atBits;
+  const size = layout.dataSizeBits;
   if (!fitsWindow(window.length, offset, size)) return SHORT_DATA;
-  const bits = readBits(window, offset, size, layout.dataOrder, scratchBits);
-  return decodeBits(bits, size, type);
+  return decodeBits(readBits(window, offset, size, layout.dataOrder, scratchBits, packed), size, layout.dataType);
 }
 
 /** Interprets an already extracted field (used by the J1939 reader too). */
@@ -81,11 +84,10 @@ export function decodeBits(bits: Bits64, sizeBits: number, type: DataType): Deco
       scratchView.setUint32(0, bits.lo);
       return finite(scratchView.getFloat32(0));
     case 'float64':
+    case 'siemensTotalType': // taken to be a float64 (decisions.md section 2; encode.ts agrees)
       scratchView.setUint32(0, bits.hi);
       scratchView.setUint32(4, bits.lo);
       return finite(scratchView.getFloat64(0));
-    case 'siemensTotalType':
-      return finite(decodeSiemensTotal(bits));
     default:
       return decodeInteger(bits, sizeBits, isSignedType(type));
   }
@@ -96,10 +98,9 @@ function finite(x: number): Decoded {
 }
 
 function decodeInteger(bits: Bits64, sizeBits: number, signed: boolean): Value {
-  const negative = signed && topBitSet(bits, sizeBits);
-  if (sizeBits <= 32) {
-    return negative ? bits.lo - 2 ** sizeBits : bits.lo;
-  }
+  const top = sizeBits - 1;
+  const negative = signed && ((top < 32 ? bits.lo >>> top : bits.hi >>> (top - 32)) & 1) === 1;
+  if (sizeBits <= 32) return negative ? bits.lo - 2 ** sizeBits : bits.lo; // stays a small integer
   if (sizeBits <= 52) {
     const u = bits.hi * TWO_32 + bits.lo;
     return negative ? u - 2 ** sizeBits : u;
@@ -109,30 +110,4 @@ function decodeInteger(bits: Bits64, sizeBits: number, signed: boolean): Value {
   const v = negative ? u - (1n << BigInt(sizeBits)) : u;
   const n = Number(v);
   return BigInt(n) === v ? n : v.toString();
-}
-
-function topBitSet(bits: Bits64, sizeBits: number): boolean {
-  const s = sizeBits - 1;
-  return s < 32 ? ((bits.lo >>> s) & 1) === 1 : ((bits.hi >>> (s - 32)) & 1) === 1;
-}
-
-// ---- siemensTotalType (decisions.md section 2): the totalizer of SITRANS F flow meters, taken
-// to be an IEEE-754 float64 in 8 bytes (4 registers) in the channel's data order. This is an
-// assumption; it lives in these two functions and nowhere else, so a correction is one edit.
-
-const siemensView = new DataView(new ArrayBuffer(8));
-
-/** The totalizer value of a 64-bit field (already ordered by readBits). */
-export function decodeSiemensTotal(bits: Bits64): number {
-  siemensView.setUint32(0, bits.hi);
-  siemensView.setUint32(4, bits.lo);
-  return siemensView.getFloat64(0);
-}
-
-/** The field bits of a totalizer value, into `out`. */
-export function encodeSiemensTotal(value: number, out: Bits64): Bits64 {
-  siemensView.setFloat64(0, value);
-  out.hi = siemensView.getUint32(0);
-  out.lo = siemensView.getUint32(4);
-  return out;
 }

@@ -13,33 +13,28 @@
 import type { Value } from '../agent/driver.js';
 import type { DataLayout } from '../config/model.js';
 import { fitsWindow, writeBits, type Bits64 } from './bits.js';
-import {
-  encodeSiemensTotal,
-  isIntegerType,
-  isSignedType,
-  OUT_OF_RANGE,
-  SHORT_DATA,
-  WRONG_TYPE,
-  type CodecFailure,
-} from './data.js';
+import { isIntegerType, isSignedType, OUT_OF_RANGE, SHORT_DATA, WRONG_TYPE, type CodecFailure } from './data.js';
 import type { RawRange } from './scale.js';
 
-const TWO_32 = 4294967296;
 const scratchBits: Bits64 = { hi: 0, lo: 0 };
 const scratchView = new DataView(new ArrayBuffer(8));
 
-/** Writes `value` into `window` as the layout says; returns a failure or undefined. */
-export function encodeData(value: Value, layout: DataLayout, window: Uint8Array): CodecFailure | undefined {
+/**
+ * Writes `value` into `window` as the layout says (`packed`: a window of coils,
+ * src/codec/bits.ts); returns a failure or undefined.
+ */
+export function encodeData(
+  value: Value,
+  layout: DataLayout,
+  window: Uint8Array,
+  packed = false,
+): CodecFailure | undefined {
   const { dataOffsetBits: offset, dataSizeBits: size } = layout;
   if (!fitsWindow(window.length, offset, size)) return SHORT_DATA;
   const bits = toBits(value, layout);
-  if (!isBits(bits)) return bits;
-  writeBits(window, offset, size, layout.dataOrder, bits.hi, bits.lo);
+  if ('errno' in bits) return bits;
+  writeBits(window, offset, size, layout.dataOrder, bits.hi, bits.lo, packed);
   return undefined;
-}
-
-function isBits(x: Bits64 | CodecFailure): x is Bits64 {
-  return (x as Bits64).lo !== undefined;
 }
 
 function toBits(value: Value, layout: DataLayout): Bits64 | CodecFailure {
@@ -55,14 +50,11 @@ function toBits(value: Value, layout: DataLayout): Bits64 | CodecFailure {
       scratchView.setFloat32(0, value);
       return set(out, 0, scratchView.getUint32(0));
     case 'float64':
+    case 'siemensTotalType': // taken to be a float64 (decisions.md section 2; data.ts agrees)
       if (typeof value !== 'number') return WRONG_TYPE;
       if (!Number.isFinite(value)) return OUT_OF_RANGE;
       scratchView.setFloat64(0, value);
       return set(out, scratchView.getUint32(0), scratchView.getUint32(4));
-    case 'siemensTotalType':
-      if (typeof value !== 'number') return WRONG_TYPE;
-      if (!Number.isFinite(value)) return OUT_OF_RANGE;
-      return encodeSiemensTotal(value, out);
     default:
       return integerBits(value, layout.dataSizeBits, isSignedType(layout.dataType), out);
   }
@@ -74,31 +66,21 @@ function set(out: Bits64, hi: number, lo: number): Bits64 {
   return out;
 }
 
+/**
+ * An integer field: a number (rounded to the nearest integer) or a decimal
+ * string (64-bit types), checked exactly against what `sizeBits` bits hold.
+ */
 function integerBits(value: Value, sizeBits: number, signed: boolean, out: Bits64): Bits64 | CodecFailure {
-  if (typeof value === 'string') return bigIntegerBits(value, sizeBits, signed, out);
-  if (typeof value !== 'number') return WRONG_TYPE;
-  if (!Number.isFinite(value)) return OUT_OF_RANGE;
-  const v = Math.round(value);
-  const min = signed ? -(2 ** (sizeBits - 1)) : 0;
-  const max = signed ? 2 ** (sizeBits - 1) - 1 : 2 ** sizeBits - 1;
-  if (v < min || v > max) return OUT_OF_RANGE;
-  if (sizeBits > 52) return bigIntegerBits(BigInt(v), sizeBits, signed, out);
-  const u = v < 0 ? v + 2 ** sizeBits : v;
-  return set(out, Math.floor(u / TWO_32), u % TWO_32);
-}
-
-function bigIntegerBits(value: string | bigint, sizeBits: number, signed: boolean, out: Bits64): Bits64 | CodecFailure {
   let v: bigint;
   if (typeof value === 'string') {
     if (!/^-?[0-9]{1,20}$/.test(value)) return WRONG_TYPE;
     v = BigInt(value);
-  } else {
-    v = value;
-  }
-  const width = BigInt(sizeBits);
-  const min = signed ? -(1n << (width - 1n)) : 0n;
-  const max = signed ? (1n << (width - 1n)) - 1n : (1n << width) - 1n;
-  if (v < min || v > max) return OUT_OF_RANGE;
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return OUT_OF_RANGE;
+    v = BigInt(Math.round(value));
+  } else return WRONG_TYPE;
+  const width = BigInt(signed ? sizeBits - 1 : sizeBits);
+  if (v < (signed ? -(1n << width) : 0n) || v >= 1n << width) return OUT_OF_RANGE;
   const u = BigInt.asUintN(sizeBits, v);
   return set(out, Number(u >> 32n), Number(u & 0xffffffffn));
 }

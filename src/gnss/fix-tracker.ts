@@ -34,8 +34,9 @@ const UNKNOWN = -1;
 const BAD = 0;
 const GOOD = 1;
 
-const TIMED_KINDS = 4; // GGA, RMC, GNS, GLL
-const kindIndex = { GGA: 0, RMC: 1, GNS: 2, GLL: 3 } as const;
+/** Sentence kinds that carry a validity indicator; the first four are timed (they carry a UTC time). */
+const kindIndex = { GGA: 0, RMC: 1, GNS: 2, GLL: 3, GSA: 4 } as const;
+const TIMED_KINDS = 4;
 /** Fewer satellites used than this make no fix (a 2D fix needs three). */
 const MIN_SATS = 3;
 const HALF_DAY_MS = 43_200_000;
@@ -68,17 +69,14 @@ export class FixTracker {
   /** Epochs seen (UTC time changes). */
   epochs = 0;
 
-  private rmcFlag = UNKNOWN;
-  private ggaFlag = UNKNOWN;
-  private gnsFlag = UNKNOWN;
-  private gsaFlag = UNKNOWN;
-  private gllFlag = UNKNOWN;
+  /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD), by kindIndex. */
+  private readonly flags = new Int8Array(5).fill(UNKNOWN);
   /** BAD when the epoch's satellites used are known and fewer than MIN_SATS; never GOOD. */
   private satsFlag = UNKNOWN;
   /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
   private primaryPosition = false;
   private stale = false;
-  private gsaEpoch = -1;
+  /** The best GSA fix mode of this epoch (0 before its first GSA). */
   private gsaBestMode = 0;
   /** Last UTC time per (talker, timed kind). */
   private readonly lastTimes = new Float64Array(Talkers.length * TIMED_KINDS).fill(NaN);
@@ -95,15 +93,14 @@ export class FixTracker {
   /** True when the current fix is valid (not lost; the age is checked by `ageMs`). */
   get valid(): boolean {
     if (this.stale || Number.isNaN(this.lat) || Number.isNaN(this.lon)) return false;
-    const rmc = this.rmcFlag;
-    const gga = this.ggaFlag;
-    const gns = this.gnsFlag;
-    const gsa = this.gsaFlag;
-    const gll = this.gllFlag;
-    if (rmc === BAD || gga === BAD || gns === BAD || gsa === BAD || gll === BAD) return false;
+    const flags = this.flags;
+    let good = false;
+    for (let k = 0; k < flags.length; k++) {
+      if (flags[k] === BAD) return false;
+      if (flags[k] === GOOD) good = true;
+    }
     // Fewer than 3 satellites used make no fix, unless a GSA of the epoch reports a 2D/3D fix.
-    if (this.satsFlag === BAD && gsa !== GOOD) return false;
-    return rmc === GOOD || gga === GOOD || gns === GOOD || gsa === GOOD || gll === GOOD;
+    return good && (this.satsFlag !== BAD || flags[kindIndex.GSA] === GOOD);
   }
 
   /** Milliseconds since the last valid fix on the monotonic clock; Infinity when none. */
@@ -116,39 +113,31 @@ export class FixTracker {
     let timed = false;
     switch (s.type) {
       case 'GGA':
-        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GGA))) break;
+      case 'GNS': {
+        const gga = s.type === 'GGA';
+        if (!(timed = this.time(s.timeMs, s.talker, kindIndex[s.type]))) break;
         this.position(s.lat, s.lon, true);
         if (!Number.isNaN(s.altM)) this.altM = s.altM;
-        if (!Number.isNaN(s.quality)) this.ggaFlag = s.quality > 0 && s.quality < 7 ? GOOD : BAD;
+        if (gga ? !Number.isNaN(s.quality) : s.modes !== '')
+          this.flags[kindIndex[s.type]] = (gga ? s.quality > 0 && s.quality < 7 : s.anyFix) ? GOOD : BAD;
         this.addSats(s.talker, s.sats);
-        break;
-      case 'GNS':
-        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GNS))) break;
-        this.position(s.lat, s.lon, true);
-        if (!Number.isNaN(s.altM)) this.altM = s.altM;
-        if (s.modes !== '') this.gnsFlag = s.anyFix ? GOOD : BAD;
-        this.addSats(s.talker, s.sats);
-        break;
-      case 'RMC': {
-        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.RMC))) break;
-        this.position(s.lat, s.lon, true);
-        if (!Number.isNaN(s.dateDays)) this.dateDays = s.dateDays;
-        const ok = (s.status === 'A' || s.status === 'D') && s.mode !== 'N';
-        if (s.status !== '') this.rmcFlag = ok ? GOOD : BAD;
         break;
       }
+      case 'RMC':
       case 'GLL': {
-        if (!(timed = this.time(s.timeMs, s.talker, kindIndex.GLL))) break;
-        const ok = s.status === 'A' && s.mode !== 'N';
-        if (s.status !== '') this.gllFlag = ok ? GOOD : BAD;
-        if (ok && !this.primaryPosition) this.position(s.lat, s.lon, false);
+        if (!(timed = this.time(s.timeMs, s.talker, kindIndex[s.type]))) break;
+        const ok = (s.status === 'A' || (s.type === 'RMC' && s.status === 'D')) && s.mode !== 'N';
+        if (s.status !== '') this.flags[kindIndex[s.type]] = ok ? GOOD : BAD;
+        if (s.type === 'RMC') {
+          this.position(s.lat, s.lon, true);
+          if (!Number.isNaN(s.dateDays)) this.dateDays = s.dateDays;
+        } else if (ok && !this.primaryPosition) this.position(s.lat, s.lon, false);
         break;
       }
       case 'GSA':
         this.gsa(s.fixMode, s.pdop, s.hdop, s.vdop);
         break;
-      case 'GSV':
-        break; // satellites in view are not part of the Location
+      // GSV: satellites in view are not part of the Location.
     }
     // Only a fresh position sentence proves the fix is alive (not GSV or GSA alone).
     if (timed && this.valid) this.lastValidFixMs = this.clock.monotonicMs();
@@ -196,7 +185,9 @@ export class FixTracker {
       this.stale = false;
       this.epochSats.fill(NaN);
       // Indicators belong to their epoch: a new epoch is judged on its own sentences.
-      this.rmcFlag = this.ggaFlag = this.gnsFlag = this.gsaFlag = this.gllFlag = this.satsFlag = UNKNOWN;
+      this.flags.fill(UNKNOWN);
+      this.satsFlag = UNKNOWN;
+      this.gsaBestMode = 0;
       this.primaryPosition = false;
     }
     return true;
@@ -211,12 +202,8 @@ export class FixTracker {
   }
 
   private gsa(mode: number, pdop: number, hdop: number, vdop: number): void {
-    if (this.gsaEpoch !== this.epochs) {
-      this.gsaEpoch = this.epochs;
-      this.gsaBestMode = 0;
-    }
     if (!Number.isNaN(mode) && mode > this.gsaBestMode) this.gsaBestMode = mode;
-    if (this.gsaBestMode > 0) this.gsaFlag = this.gsaBestMode >= 2 ? GOOD : BAD;
+    if (this.gsaBestMode > 0) this.flags[kindIndex.GSA] = this.gsaBestMode >= 2 ? GOOD : BAD;
     if (!Number.isNaN(pdop)) this.pdop = pdop;
     if (!Number.isNaN(hdop)) this.hdop = hdop;
     if (!Number.isNaN(vdop)) this.vdop = vdop;

@@ -8,7 +8,8 @@
  * (TinyGPS++'s rule: commit nothing from a line that has not been verified).
  * STYLE.md practice 5; docs/gnss.md.
  */
-import { SentenceDecoder, type FieldOffsets } from './nmea-decode.js';
+import { SentenceDecoder, type SentenceType } from './nmea-decode.js';
+import { MAX_FIELDS, NmeaFields } from './nmea-fields.js';
 import type { NmeaSentence } from './sentences.js';
 
 /** Counters of what the parser saw; every line lands in exactly one of passed or failed. */
@@ -21,7 +22,7 @@ export interface NmeaCounters {
   delivered: number;
   /** Passed lines of a supported type with a malformed field (nothing delivered). */
   malformed: number;
-  /** Passed lines of an unsupported type (vendor sentences, VTG, ZDA ...), skipped. */
+  /** Passed lines of a type not decoded (vendor sentences, VTG, ZDA, GSV unless asked for ...), skipped. */
   skipped: number;
   /** Bytes outside any line (noise between sentences). */
   noiseBytes: number;
@@ -34,9 +35,13 @@ export interface NmeaParserOptions {
   onSentence(sentence: NmeaSentence): void;
   /** Line buffer size in bytes (NMEA allows 82; real receivers send up to ~100). Default 128. */
   maxLineBytes?: number;
+  /**
+   * Sentence types to decode besides GGA, RMC, GLL, GSA and GNS (GSV:
+   * src/gnss/gsv.ts); lines of other types are skipped.
+   */
+  sentences?: readonly SentenceType[];
 }
 
-const MAX_FIELDS = 48;
 const DOLLAR = 0x24;
 const BANG = 0x21;
 const STAR = 0x2a;
@@ -90,11 +95,7 @@ export class NmeaParser {
   /** Offset of '*' in the line; -1 before it. */
   private star = -1;
   private fieldCount = 0;
-  private readonly fields: FieldOffsets = {
-    start: new Uint16Array(MAX_FIELDS),
-    end: new Uint16Array(MAX_FIELDS),
-    count: 0,
-  };
+  private readonly fields: NmeaFields;
   private readonly onSentence: (sentence: NmeaSentence) => void;
   private readonly decoder: SentenceDecoder;
 
@@ -103,7 +104,8 @@ export class NmeaParser {
     const size = options.maxLineBytes ?? 128;
     if (!(size >= 16 && size <= 4096)) throw new RangeError(`maxLineBytes out of range: ${size}`);
     this.line = new Uint8Array(size);
-    this.decoder = new SentenceDecoder(this.line);
+    this.fields = new NmeaFields(this.line);
+    this.decoder = new SentenceDecoder(this.line, this.fields, options.sentences);
   }
 
   /**
@@ -214,7 +216,7 @@ export class NmeaParser {
   }
 
   private dispatch(): void {
-    const sentence = this.decoder.decode(this.fields);
+    const sentence = this.decoder.decode();
     if (sentence === undefined) {
       this.counters.skipped++; // vendor ($P...), AIS (!), VTG, ZDA ...
     } else if (sentence === null) {

@@ -139,28 +139,20 @@ export interface GnsSentence extends Common {
 export type NmeaSentence = GgaSentence | RmcSentence | GllSentence | GsaSentence | GsvSentence | GnsSentence;
 
 /** Empty sentence objects, one per type, for the parser to reuse. */
+const timedPosition = () => ({ talker: 'GP' as Talker, timeMs: NaN, lat: NaN, lon: NaN });
+const fixData = () => ({ ...timedPosition(), sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN });
+
 export function newGga(): GgaSentence {
-  return {
-    type: 'GGA',
-    talker: 'GP',
-    timeMs: NaN,
-    lat: NaN,
-    lon: NaN,
-    quality: NaN,
-    sats: NaN,
-    hdop: NaN,
-    altM: NaN,
-    geoidSepM: NaN,
-  };
+  return { type: 'GGA', ...fixData(), quality: NaN };
 }
 
 export function newRmc(): RmcSentence {
-  const r = { type: 'RMC', talker: 'GP', timeMs: NaN, dateDays: NaN, status: '', lat: NaN, lon: NaN } as const;
-  return { ...r, speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '' };
+  const more = { speedKnots: NaN, courseDeg: NaN, mode: '', navStatus: '' };
+  return { type: 'RMC', ...timedPosition(), dateDays: NaN, status: '', ...more };
 }
 
 export function newGll(): GllSentence {
-  return { type: 'GLL', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, status: '', mode: '' };
+  return { type: 'GLL', ...timedPosition(), status: '', mode: '' };
 }
 
 export function newGsa(): GsaSentence {
@@ -168,13 +160,6 @@ export function newGsa(): GsaSentence {
   return { ...g, pdop: NaN, hdop: NaN, vdop: NaN, systemId: NaN };
 }
 
-export function newGsv(): GsvSentence {
-  const g = { type: 'GSV', talker: 'GP', messageCount: NaN, messageNumber: NaN, satsInView: NaN, count: 0 } as const;
-  const arrays = { prn: new Uint16Array(4), elevationDeg: new Float64Array(4), azimuthDeg: new Float64Array(4) };
-  return { ...g, ...arrays, snrDb: new Float64Array(4), signalId: NaN };
-}
-
 export function newGns(): GnsSentence {
-  const g = { type: 'GNS', talker: 'GP', timeMs: NaN, lat: NaN, lon: NaN, modes: '', anyFix: false } as const;
-  return { ...g, sats: NaN, hdop: NaN, altM: NaN, geoidSepM: NaN, navStatus: '' };
+  return { type: 'GNS', ...fixData(), modes: '', anyFix: false, navStatus: '' };
 }

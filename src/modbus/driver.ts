@@ -20,13 +20,12 @@ import { isFailure } from '../codec/data.js';
 import type { ModbusChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import type { Logger } from '../ports.js';
-import { pointOf, type ModbusPoint } from './plan.js';
-import { decodePoint } from './point-data.js';
-import type { ModbusScanner, PointRead, RequestSink } from './scan.js';
+import { decodePoint, pointOf, type ModbusPoint, type ModbusScanner } from './scan.js';
+import type { PointRead } from './scan.js';
 import { writable, writePoint } from './write.js';
 
-/** The bus a driver reads through: its scanner and its master, or why it has none. */
-export type BusAccess = { scanner: ModbusScanner; master: RequestSink } | { errno: number };
+/** The bus a driver reads through (its scanner, which holds its master), or why it has none. */
+export type BusAccess = ModbusScanner | { errno: number };
 
 export class ModbusChannelDriver implements ChannelDriver {
   private readonly point: ModbusPoint;
@@ -49,7 +48,7 @@ export class ModbusChannelDriver implements ChannelDriver {
   sample(): Promise<Sample> | Sample {
     if ('errno' in this.bus) return this.fail(this.bus.errno, 'bus unavailable');
     if (this.closed) return this.fail(Errno.EIO, 'closed');
-    return this.bus.scanner.read(this.point).then((read) => this.toSample(read));
+    return this.bus.read(this.point).then((read) => this.toSample(read));
   }
 
   close(): void {

@@ -8,6 +8,7 @@
  * coil / discrete-input bits packed least significant bit first (the first
  * coil is bit 0 of byte 0), exactly as the PDU carries them.
  */
+import { Errno } from '../errno.js';
 import { appendCrc, crcOk } from './rtu-line.js';
 
 export const FunctionCodes = [1, 2, 3, 4, 5, 6, 15, 16] as const;
@@ -111,13 +112,23 @@ export function checkResponse(r: ModbusRequest, rx: Uint8Array, length: number):
     if (rx[2] !== n || length !== 5 + n) return { kind: 'garbled', reason: 'wrong byte count' };
     return { kind: 'data', start: 3, length: n };
   }
-  // Writes echo address and value (5, 6) or address and quantity (15, 16).
-  const echo = new Uint8Array(8);
+  // Writes echo bytes 2 to 5 of the request: address and value (5, 6) or address and quantity (15, 16).
+  const echo = new Uint8Array(8); // a longer request's further bytes fall off its end
   encodeRequest(r, echo);
-  const same = length === 8 && rx[2] === echo[2] && rx[3] === echo[3];
-  const value =
-    r.functionCode === 15 || r.functionCode === 16
-      ? rx[4] === r.count >>> 8 && rx[5] === (r.count & 0xff)
-      : rx[4] === echo[4] && rx[5] === echo[5];
-  return same && value ? { kind: 'written' } : { kind: 'garbled', reason: 'write echo differs' };
+  let same = length === 8;
+  for (let i = 2; i < 6; i++) same = same && rx[i] === echo[i];
+  return same ? { kind: 'written' } : { kind: 'garbled', reason: 'write echo differs' };
+}
+
+/**
+ * The error number of an exception code (Application Protocol section 7;
+ * decisions.md section 4): 01 illegal function -EOPNOTSUPP; 02 illegal data
+ * address and 03 illegal data value -EINVAL; 0A gateway path unavailable and
+ * 0B gateway target failed to respond -ENODEV; 04 server device failure, 05,
+ * 06, 08 and unknown codes -EIO.
+ */
+export function exceptionErrno(code: number): number {
+  if (code === 1) return Errno.EOPNOTSUPP;
+  if (code === 2 || code === 3) return Errno.EINVAL;
+  return code === 0x0a || code === 0x0b ? Errno.ENODEV : Errno.EIO;
 }

@@ -2,17 +2,30 @@
  * The Modbus RTU master of one serial bus: one transaction at a time, from a
  * bounded queue, each preceded by the 3.5-character silent interval, answered
  * within a response timeout, retried, and ended with data or an error number
- * (src/modbus/outcome.ts). Everything runs on the injected Clock.
+ * (decisions.md section 4). Everything runs on the injected Clock.
  *
  * A response's end is found from its length (function code and byte count) and
  * then its CRC is checked; host UARTs and USB adapters deliver bytes in chunks
  * with their own latency, so gaps inside a response are not held against it.
  * Bytes that arrive while no request is outstanding are dropped and counted.
+ *
+ * Absence. Each unit address is unknown until it first answers anything
+ * believable (data, an echo or an exception), then present. A request that
+ * gets no believable answer in all its attempts ("silent"):
+ * - from a present device reports -ETIMEDOUT; after 3 silent requests in a row
+ *   the device becomes absent;
+ * - from an unknown device (never answered since the bus opened) makes it
+ *   absent at once;
+ * - from an absent device reports -ENODEV. Absent devices get one attempt per
+ *   request, no retries, so that they cost the rest of the bus one response
+ *   timeout per scan at most. Any believable answer makes the device present.
+ * Garbled answers (bad CRC, wrong length) in every attempt report -EIO: the
+ * line is bad but something is there.
  */
 import { Errno } from '../errno.js';
 import type { Clock, Logger, SerialPort, TimerHandle } from '../ports.js';
-import { checkResponse, encodeRequest, expectedResponseLength, MAX_ADU_BYTES, type ModbusRequest } from './frames.js';
-import { exceptionErrno, PresenceTable } from './outcome.js';
+import { checkResponse, encodeRequest, exceptionErrno, expectedResponseLength } from './frames.js';
+import { MAX_ADU_BYTES, type ModbusRequest } from './frames.js';
 
 /** The end of one transaction. Read data is a fresh copy of the window. */
 export type ModbusResult = { ok: true; data: Uint8Array } | { ok: false; errno: number; reason: string };
@@ -49,6 +62,12 @@ interface Pending {
 
 type State = 'idle' | 'silence' | 'awaiting' | 'closed';
 
+/** Silent requests in a row after which a present device is declared absent. */
+export const ABSENT_AFTER_SILENT_REQUESTS = 3;
+// Presence of a unit: 0 unknown (the array's initial value), PRESENT or ABSENT.
+const PRESENT = 1;
+const ABSENT = 2;
+
 export class ModbusMaster {
   readonly counters: MasterCounters = {
     requests: 0,
@@ -59,7 +78,9 @@ export class ModbusMaster {
     overflows: 0,
     strayBytes: 0,
   };
-  readonly presence = new PresenceTable();
+  /** Per unit address: its presence, and its silent requests in a row. */
+  private readonly presence = new Uint8Array(256);
+  private readonly silentRuns = new Uint8Array(256);
   private state: State = 'idle';
   private readonly queue: Pending[] = [];
   private current: Pending | undefined;
@@ -68,26 +89,23 @@ export class ModbusMaster {
   private readonly rx = new Uint8Array(MAX_ADU_BYTES);
   private rxLength = 0;
   private lineFreeAtMs = Number.NEGATIVE_INFINITY;
-  private readonly responseTimeoutMs: number;
-  private readonly retries: number;
-  private readonly queueLimit: number;
+  /** The options, defaults filled in. */
+  private readonly options: Required<MasterOptions>;
 
   constructor(
     private readonly port: Pick<SerialPort, 'write'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly options: MasterOptions,
+    options: MasterOptions,
   ) {
-    this.responseTimeoutMs = options.responseTimeoutMs ?? 300;
-    this.retries = options.retries ?? 2;
-    this.queueLimit = options.queueLimit ?? 32;
+    this.options = { responseTimeoutMs: 300, retries: 2, queueLimit: 32, ...options };
   }
 
   /** Queues a request; resolves when it ends (never rejects). */
   request(request: ModbusRequest): Promise<ModbusResult> {
     return new Promise((resolve) => {
       if (this.state === 'closed') return resolve({ ok: false, errno: Errno.EIO, reason: 'bus closed' });
-      if (this.queue.length >= this.queueLimit) {
+      if (this.queue.length >= this.options.queueLimit) {
         this.counters.overflows++;
         return resolve({ ok: false, errno: Errno.EIO, reason: 'request queue full' });
       }
@@ -95,11 +113,6 @@ export class ModbusMaster {
       this.queue.push({ request, resolve, attempt: 0, garbled: false });
       if (this.state === 'idle') this.next();
     });
-  }
-
-  /** Requests waiting (not counting the one on the line). */
-  get queued(): number {
-    return this.queue.length;
   }
 
   /** Feed of bytes from the serial port. */
@@ -150,7 +163,10 @@ export class ModbusMaster {
     this.counters.attempts++;
     const onLineMs = length * this.options.characterMs;
     this.lineFreeAtMs = this.clock.monotonicMs() + onLineMs + this.options.silentIntervalMs;
-    this.timer = this.clock.setTimer(() => this.endAttempt('timeout', 'no answer'), onLineMs + this.responseTimeoutMs);
+    this.timer = this.clock.setTimer(
+      () => this.endAttempt('timeout', 'no answer'),
+      onLineMs + this.options.responseTimeoutMs,
+    );
     try {
       this.port.write(this.tx.subarray(0, length));
     } catch (e) {
@@ -163,7 +179,8 @@ export class ModbusMaster {
     if (p === undefined) return;
     const check = checkResponse(p.request, this.rx, length);
     if (check.kind === 'garbled') return this.endAttempt('garbled', check.reason);
-    this.presence.answered(p.request.unit);
+    this.presence[p.request.unit] = PRESENT;
+    this.silentRuns[p.request.unit] = 0;
     if (check.kind === 'exception') {
       this.counters.exceptions++;
       const reason = `exception ${check.code}`;
@@ -183,14 +200,23 @@ export class ModbusMaster {
       p.garbled = true;
     }
     const unit = p.request.unit;
-    const retries = this.presence.presence(unit) === 'absent' ? 0 : this.retries;
+    const retries = this.presence[unit] === ABSENT ? 0 : this.options.retries;
     if (p.attempt <= retries) {
       this.state = 'silence';
       this.next();
       return;
     }
     if (p.garbled) return this.finish({ ok: false, errno: Errno.EIO, reason });
-    this.finish({ ok: false, errno: this.presence.silent(unit), reason: `unit ${unit}: no answer` });
+    this.finish({ ok: false, errno: this.silent(unit), reason: `unit ${unit}: no answer` });
+  }
+
+  /** A whole request went unanswered: the unit's presence changes; returns the error number. */
+  private silent(unit: number): number {
+    const runs = Math.min(255, (this.silentRuns[unit] as number) + 1);
+    this.silentRuns[unit] = runs;
+    if (this.presence[unit] === PRESENT && runs < ABSENT_AFTER_SILENT_REQUESTS) return Errno.ETIMEDOUT;
+    this.presence[unit] = ABSENT;
+    return Errno.ENODEV;
   }
 
   private finish(result: ModbusResult): void {

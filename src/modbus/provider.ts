@@ -14,7 +14,7 @@ import type { Channel, ChannelConfig, ModbusBus } from '../config/model.js';
 import { AgentError } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, Serial, SerialPort } from '../ports.js';
-import { ModbusChannelDriver, type BusAccess } from './driver.js';
+import { ModbusChannelDriver } from './driver.js';
 import { ModbusMaster, type MasterOptions } from './master.js';
 import { ModbusScanner } from './scan.js';
 import { characterMs, silentIntervalMs } from './rtu-line.js';
@@ -40,7 +40,7 @@ export interface ModbusProviderOptions {
 interface Line {
   port: SerialPort;
   master: ModbusMaster;
-  access: BusAccess;
+  scanner: ModbusScanner;
 }
 
 export class ModbusProvider implements ChannelDriverProvider {
@@ -63,8 +63,7 @@ export class ModbusProvider implements ChannelDriverProvider {
   create(channel: Channel): ChannelDriver {
     if (channel.type !== 'modbus') throw new AgentError('internal', `modbus provider got a ${channel.type} channel`);
     const line = this.line(channel.bus);
-    const access: BusAccess = 'errno' in line ? line : line.access;
-    return new ModbusChannelDriver(channel, access, this.options.logger);
+    return new ModbusChannelDriver(channel, 'errno' in line ? line : line.scanner, this.options.logger);
   }
 
   /** The master of an open bus (for counters and tests). */
@@ -74,7 +73,7 @@ export class ModbusProvider implements ChannelDriverProvider {
   }
 
   close(): void {
-    this.closeLines();
+    for (const key of [...this.lines.keys()]) this.closeLine(key);
   }
 
   private line(key: string): Line | { errno: number } {
@@ -90,10 +89,7 @@ export class ModbusProvider implements ChannelDriverProvider {
     const bus = this.buses.get(key);
     const wiring = this.options.ports[key];
     if (bus === undefined || wiring === undefined) {
-      logger.log(
-        'warn',
-        `modbus: bus "${key}" is not wired to a serial port on this board; its channels report -ENODEV`,
-      );
+      logger.log('warn', `modbus: bus "${key}" not wired on this board (-ENODEV)`);
       return { errno: Errno.ENODEV };
     }
     let master: ModbusMaster | undefined;
@@ -118,16 +114,12 @@ export class ModbusProvider implements ChannelDriverProvider {
         silentIntervalMs: silentIntervalMs(bus),
       });
       logger.log('info', `modbus: bus "${key}" on ${String(wiring.port)} at ${bus.baudRate} baud`);
-      return { port, master, access: { master, scanner: new ModbusScanner(master, clock) } };
+      return { port, master, scanner: new ModbusScanner(master, clock) };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      logger.log('error', `modbus: bus "${key}" could not be opened: ${message}; its channels report -EIO`);
+      logger.log('error', `modbus: bus "${key}" cannot open: ${message} (-EIO)`);
       return { errno: Errno.EIO };
     }
-  }
-
-  private closeLines(): void {
-    for (const key of [...this.lines.keys()]) this.closeLine(key);
   }
 
   private closeLine(key: string): void {

@@ -6,18 +6,15 @@
  * fields write `dataSize` coils from `registerAddress + dataOffset`.
  */
 import type { Value } from '../agent/driver.js';
-import { readBits, type Bits64 } from '../codec/bits.js';
 import { encodeData } from '../codec/encode.js';
 import type { CodecFailure } from '../codec/data.js';
 import type { ModbusChannel } from '../config/model.js';
 import type { ModbusRequest } from './frames.js';
 import type { ModbusResult } from './master.js';
-import type { ModbusPoint } from './plan.js';
-import { packCoils } from './point-data.js';
-import type { RequestSink } from './scan.js';
+import type { ModbusPoint, RequestSink } from './scan.js';
 
-/** The end of a write: done, a refused value, or a failed transaction. */
-export type WriteResult = ModbusResult | { ok: false; errno: number; reason: string; failure: CodecFailure };
+/** The end of a write: done, or a refused value or failed transaction (errno and reason). */
+export type WriteResult = ModbusResult;
 
 /** Writes the raw value (after inverse scaling) of `channel`. */
 export async function writePoint(
@@ -52,16 +49,14 @@ export async function writePoint(
 }
 
 function refused(failure: CodecFailure): WriteResult {
-  return { ok: false, errno: failure.errno, reason: failure.reason, failure };
+  return { ok: false, errno: failure.errno, reason: failure.reason };
 }
 
 async function writeCoils(master: RequestSink, channel: ModbusChannel, raw: Value): Promise<WriteResult> {
   const size = channel.dataSizeBits;
-  const scratch = new Uint8Array(8);
-  const failure = encodeData(raw, { ...channel, dataOrder: 'littleEndian', dataOffsetBits: 0 }, scratch);
+  const data = new Uint8Array(Math.ceil(size / 8));
+  const failure = encodeData(raw, { ...channel, dataOffsetBits: 0 }, data, true);
   if (failure !== undefined) return refused(failure);
-  const field: Bits64 = readBits(scratch, 0, size, 'littleEndian', { hi: 0, lo: 0 });
-  const data = packCoils(field, channel);
   const address = channel.registerAddress + channel.dataOffsetBits;
   const unit = channel.deviceAddress;
   if (size === 1) return master.request({ unit, functionCode: 5, address, count: 1, data });

@@ -1,3 +1,4 @@
+import { GSV } from '../../../src/gnss/gsv.js';
 import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaSentence } from '../../../src/gnss/sentences.js';
 import { assert } from '../../support/assert.js';
@@ -5,7 +6,10 @@ import { LOG_FILES, ascii, copySentence, logBody, parseInChunks, prng } from './
 
 function parseLines(...lines: string[]): { out: NmeaSentence[]; parser: NmeaParser } {
   const out: NmeaSentence[] = [];
-  const parser = new NmeaParser({ onSentence: (s) => out.push(copySentence(s) as unknown as NmeaSentence) });
+  const parser = new NmeaParser({
+    onSentence: (s) => out.push(copySentence(s) as unknown as NmeaSentence),
+    sentences: [GSV],
+  });
   parser.push(ascii(lines.join('\r\n') + '\r\n'));
   return { out, parser };
 }

@@ -2,10 +2,10 @@ import { crc16, crcOk } from '../../../src/modbus/rtu-line.js';
 import {
   checkResponse,
   encodeRequest,
+  exceptionErrno,
   expectedResponseLength,
   type ModbusRequest,
 } from '../../../src/modbus/frames.js';
-import { exceptionErrno } from '../../../src/modbus/outcome.js';
 import { bitsPerCharacter, silentIntervalMs } from '../../../src/modbus/rtu-line.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';

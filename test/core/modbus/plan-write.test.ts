@@ -1,8 +1,7 @@
 import type { ModbusChannel } from '../../../src/config/model.js';
 import type { ModbusRequest } from '../../../src/modbus/frames.js';
 import type { ModbusResult } from '../../../src/modbus/master.js';
-import { planReads, pointOf } from '../../../src/modbus/plan.js';
-import { decodePoint } from '../../../src/modbus/point-data.js';
+import { decodePoint, planReads, pointOf } from '../../../src/modbus/scan.js';
 import { writePoint } from '../../../src/modbus/write.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
@@ -43,7 +42,7 @@ function sink(answers: ModbusResult[]) {
   };
 }
 
-describe('modbus/plan: as few requests as contiguous registers allow', () => {
+describe('modbus/scan: as few requests as contiguous registers allow', () => {
   it('merges touching and overlapping points of one unit and function, never across gaps', () => {
     const d = (over: Partial<ModbusChannel>) => ({ point: pointOf(channel(over)) });
     const plan = planReads([
@@ -78,7 +77,7 @@ describe('modbus/plan: as few requests as contiguous registers allow', () => {
   });
 });
 
-describe('modbus/point-data and write: fields inside registers and coils', () => {
+describe('modbus/scan decodePoint and write: fields inside registers and coils', () => {
   it('decodes coil fields, first coil most significant for bigEndian', () => {
     const c = channel({ registerType: 'coil', dataType: 'uint8', dataSizeBits: 4, registerAddress: 3 });
     const data = Uint8Array.of(0b0010_1000); // read from address 0: coils 3 and 5 set
