@@ -13,40 +13,75 @@ const ADMIN = { Authorization: 'Bearer admin-token-demo' };
 
 interface StateRecord {
   timestamp: number | string;
+  value?: unknown;
+}
+
+/** One door record as the service holds it: firmware time (ms) and value. */
+export interface DoorRecord {
+  t: number;
+  value: unknown;
 }
 
 const timestampMs = (s: StateRecord): number =>
   typeof s.timestamp === 'number' ? s.timestamp * 1000 : Date.parse(s.timestamp);
 
-/** Timestamps (ms, sorted) of the door.reported records the service holds in [fromMs, toMs). */
-export async function doorRecords(serviceUrl: string, fromMs: number, toMs: number): Promise<number[]> {
+/** The door.reported records the service holds in [fromMs, toMs), sorted by time. */
+export async function doorRecords(serviceUrl: string, fromMs: number, toMs: number): Promise<DoorRecord[]> {
   const query = `devices=demo-001&channels=door.reported&timeRangeStart=${fromMs / 1000}&timeRangeStop=${toMs / 1000}`;
   const r = await fetch(`${serviceUrl}/api/v1/states/read?${query}`, { headers: ADMIN });
   if (r.status !== 200) throw new Error(`states/read answered ${r.status}: ${await r.text()}`);
   const body = (await r.json()) as unknown;
   if (!Array.isArray(body)) throw new Error(`states/read: expected an array, got ${JSON.stringify(body)}`);
-  return (body as StateRecord[]).map(timestampMs).sort((a, b) => a - b);
+  return (body as StateRecord[]).map((s) => ({ t: timestampMs(s), value: s.value })).sort((a, b) => a.t - b.t);
+}
+
+/**
+ * The toggles of the door over one gap `gapMs` between two consecutive records
+ * of values `before` and `after`: one per period, rounded to the nearest odd
+ * count when the values differ and to the nearest even count when they are
+ * equal (a toggle always flips the value). So a record stamped late (the
+ * simulator stalled for up to a period) still counts once, one lost record
+ * shows as two equal values in a row, and a duplicate (equal value, no period
+ * between) counts zero toggles.
+ */
+export function togglesIn(gapMs: number, before: unknown, after: unknown): number {
+  const periods = gapMs / DOOR_PERIOD_MS;
+  const odd = JSON.stringify(before) !== JSON.stringify(after);
+  const base = odd ? 2 * Math.floor((periods - 1) / 2) + 1 : 2 * Math.floor(periods / 2);
+  const up = base + 2;
+  return Math.max(odd ? 1 : 0, periods - base <= up - periods ? base : up);
 }
 
 /**
  * What the firmware sampled and what the service holds of [fromMs, toMs]: the
  * records from the last one at or before `fromMs` (A) to the first one at or
- * after `toMs` (B). The door toggled round((B - A) / period) - 1 times strictly
- * between them (both timestamps come from the firmware's own clock, as the
- * simulated input's phase does, so a clock offset cancels out): `sampled`;
- * `delivered` is the count of records strictly between A and B. Undefined while
- * A or B is not at the service yet.
+ * after `toMs` (B). `sampled` is the count of toggles strictly between them
+ * (`togglesIn` summed over the gaps, less B's own; both ends of a gap are
+ * stamped by the firmware's own clock, as the simulated input's phase is, so a
+ * clock offset cancels out); `delivered` is the count of records strictly
+ * between A and B. Undefined while A or B is not at the service yet.
  */
 export function tally(
-  records: number[],
+  records: readonly DoorRecord[],
   fromMs: number,
   toMs: number,
 ): { sampled: number; delivered: number } | undefined {
-  const a = records.filter((t) => t <= fromMs).pop();
-  const b = records.find((t) => t >= toMs);
-  if (a === undefined || b === undefined) return undefined;
-  return {
-    sampled: Math.round((b - a) / DOOR_PERIOD_MS) - 1,
-    delivered: records.filter((t) => t > a && t < b).length,
-  };
+  let a = -1;
+  records.forEach((r, i) => {
+    if (r.t <= fromMs) a = i;
+  });
+  const b = records.findIndex((r) => r.t >= toMs);
+  if (a < 0 || b < 0) return undefined;
+  let toggles = 0;
+  for (let i = a + 1; i <= b; i++) {
+    const [prev, next] = [records[i - 1], records[i]];
+    if (prev !== undefined && next !== undefined) toggles += togglesIn(next.t - prev.t, prev.value, next.value);
+  }
+  return { sampled: toggles - 1, delivered: b - a - 1 };
+}
+
+/** The records as text for a failure message: time since the first one (s) and value. */
+export function describeRecords(records: readonly DoorRecord[]): string {
+  const first = records[0]?.t ?? 0;
+  return records.map((r) => `+${((r.t - first) / 1000).toFixed(3)}s=${JSON.stringify(r.value)}`).join(' ');
 }

@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
-import { doorRecords, DOOR_PERIOD_MS, tally } from './door-records.js';
+import { describeRecords, doorRecords, DOOR_PERIOD_MS, tally } from './door-records.js';
 import { buildFirmware, canSimulate, missingSdk, prefKeys, root, simManifest, simPrefs, SimRun } from './mcsim.js';
 
 /** The scratch folder: made once the SDK is found, removed after. */
@@ -44,14 +44,14 @@ async function awaitDelivery(
   fromMs: number,
   toMs: number,
   sinceMs: number,
-): Promise<{ firstMs: number; allMs: number; sampled: number; delivered: number }> {
+): Promise<{ firstMs: number; allMs: number; sampled: number; delivered: number; records: string }> {
   let firstMs = -1;
   return sim.until(async () => {
-    const records = await doorRecords(url, fromMs - 2 * DOOR_PERIOD_MS, toMs + 2 * DOOR_PERIOD_MS);
-    if (firstMs < 0 && records.some((t) => t > fromMs && t < toMs)) firstMs = Date.now() - sinceMs;
-    const counts = tally(records, fromMs, toMs);
+    const held = await doorRecords(url, fromMs - 2 * DOOR_PERIOD_MS, toMs + 2 * DOOR_PERIOD_MS);
+    if (firstMs < 0 && held.some((r) => r.t > fromMs && r.t < toMs)) firstMs = Date.now() - sinceMs;
+    const counts = tally(held, fromMs, toMs);
     if (counts === undefined || counts.delivered < counts.sampled) return undefined;
-    return { firstMs, allMs: Date.now() - sinceMs, ...counts };
+    return { firstMs, allMs: Date.now() - sinceMs, ...counts, records: describeRecords(held) };
   }, 150_000);
 }
 
@@ -157,7 +157,7 @@ describe('Moddable firmware (MODDABLE)', function () {
           `first delivery ${got.firstMs} ms and all ${got.allMs} ms after the service returned; ` +
           `instrument peaks ${JSON.stringify(Object.fromEntries(run.xsbug.peaks))}`,
       );
-      assert.equal(got.delivered, got.sampled, 'every record sampled meanwhile, once');
+      assert.equal(got.delivered, got.sampled, `every record sampled meanwhile, once: ${got.records}`);
       assert.ok(await run.until(async () => (running.hub.connectionCount() > 0 ? true : undefined)), 'hub back');
       assertAlive(run);
     });
@@ -186,7 +186,7 @@ describe('Moddable firmware (MODDABLE)', function () {
           `delivered ${got.delivered}; first delivery ${got.firstMs} ms and all ${got.allMs} ms after the service ` +
           `came up; instrument peaks ${JSON.stringify(Object.fromEntries(run.xsbug.peaks))}`,
       );
-      assert.equal(got.delivered, got.sampled, 'every record sampled meanwhile, once');
+      assert.equal(got.delivered, got.sampled, `every record sampled meanwhile, once: ${got.records}`);
       console.log(`      preference keys per domain after delivery: ${JSON.stringify(prefKeys(simPrefs(scratch)))}`);
       assertAlive(run);
     });
