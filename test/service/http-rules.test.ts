@@ -38,6 +38,16 @@ describe('service HTTP rules', () => {
       /another/,
     );
     assertProblem(await t.get(`/api/v1/states/read?entities=${demo.product}`, demo.token1), 403, /only its own/);
+    // Every read of another device names it alike (the dashboard shows whichever answer comes first).
+    for (const path of [
+      'devices/get',
+      'channels/list',
+      'properties/get',
+      'states/read/last',
+      'measurements/read/last',
+    ]) {
+      assertProblem(await t.get(`/api/v1/${path}?device=demo-002`, demo.token1), 403, /another device/);
+    }
     assert.equal((await t.get('/api/v1/devices/get?device=demo-001', demo.token1)).status, 200);
   });
 

@@ -41,7 +41,7 @@ export function resolveEntity(catalog: Catalog, params: Params, param: string): 
 
 function scoped(devices: Device[], principal: Principal): Device[] {
   if (principal.role === 'device' && devices.some((d) => d.uid !== principal.device)) {
-    throw forbidden('a device token may read only its own device');
+    throw forbidden('this token belongs to another device: a device token may read only its own');
   }
   return devices;
 }
