@@ -3,7 +3,8 @@
  * a fake store, talking to the local service at `serviceUrl`, and its hub
  * client. One place for the set-up shared by echo.ts and outage.ts.
  */
-import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/agent.js';
+import type { AgentOptions } from '../../src/agent/agent-options.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, HttpTransport, Logger } from '../../src/ports.js';
 import { HubClient } from '../../src/signalr/hub-client.js';

@@ -9,7 +9,8 @@
  * under a new key when it closes, deleted when delivered.
  */
 import { Batcher, defaultBatchOptions } from '../../src/report/batcher.js';
-import { defaultOutboxOptions, Outbox, type Lane } from '../../src/report/outbox.js';
+import { defaultOutboxOptions, type Lane } from '../../src/report/outbox-options.js';
+import { Outbox } from '../../src/report/outbox.js';
 import { encodeStateValue } from '../../src/report/records.js';
 import type { KeyValueStore } from '../../src/ports.js';
 import { byteLength } from '../../src/report/batcher.js';

@@ -10,7 +10,8 @@
  * starts on the same store, from the cached configuration, delivering the
  * outbox first. Counters of earlier lives are kept in `previous`.
  */
-import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/agent.js';
+import type { AgentOptions } from '../../src/agent/agent-options.js';
 import { createCounters, type AgentCounters } from '../../src/agent/counters.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { GnssLocationProvider } from '../../src/gnss/location-provider.js';

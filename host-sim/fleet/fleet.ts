@@ -5,7 +5,7 @@
  * and read back from the service. `run()` resolves with the raw observations;
  * summary.ts turns them into figures.
  */
-import type { AgentOptions } from '../../src/agent/agent.js';
+import type { AgentOptions } from '../../src/agent/agent-options.js';
 import { AgentError } from '../../src/errors.js';
 import type { Clock, HttpTransport, WebSocketFactory } from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';

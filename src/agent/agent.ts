@@ -11,15 +11,16 @@
  * The configuration follows the service (ConfigFollower, RefusalHandler, ChannelSet).
  */
 import { toAgentError } from '../errors.js';
-import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
-import { Batcher, defaultBatchOptions, type BatchOptions } from '../report/batcher.js';
-import { Outbox, defaultOutboxOptions, type OutboxOptions } from '../report/outbox.js';
+import type { Clock, Logger } from '../ports.js';
+import { Batcher, defaultBatchOptions } from '../report/batcher.js';
+import { Outbox } from '../report/outbox.js';
+import { defaultOutboxOptions } from '../report/outbox-options.js';
 import { RefusalHandler } from '../report/refusal.js';
 import { Reporter } from '../report/reporter.js';
 import { Sender, type SenderState } from '../report/sender.js';
-import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
+import { FullJitterBackoff } from '../retry/backoff.js';
 import { Scheduler } from '../sched/scheduler.js';
-import { ServiceClient, type ServiceAccess } from '../service/client.js';
+import { ServiceClient } from '../service/client.js';
 import { WallTime } from '../time/wall-time.js';
 import { ChannelSet, hashText } from './channel-set.js';
 import type { ChannelSlot, SampleSink } from './channel-slot.js';
@@ -28,37 +29,9 @@ import { ConfigSource } from './config-source.js';
 import { createCounters, type AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
 import { DesiredApplier, parseDesiredRecords } from './desired-apply.js';
-import type { ChannelDriverProvider, Sample, Value } from './driver.js';
+import type { Sample, Value } from './driver.js';
+import type { AgentOptions } from './agent-options.js';
 import { Properties, readDeviceAndProperties, type PropertiesListener, type PropertyValues } from './properties.js';
-
-export interface AgentOptions {
-  clock: Clock;
-  http: HttpTransport;
-  store: KeyValueStore;
-  logger: Logger;
-  service: ServiceAccess;
-  providers: readonly ChannelDriverProvider[];
-  outbox?: Partial<OutboxOptions>;
-  batch?: Partial<BatchOptions>;
-  /** Delivery and configuration retry policy. Default FullJitterBackoff (1 s .. 60 s). */
-  retry?: RetryPolicy;
-  /** Records held while the wall time is unknown. Default 2000. */
-  maxHeld?: number;
-  /** Wait after 401/403, ms. Default 300000. */
-  authRetryMs?: number;
-  /** Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000. */
-  configRefreshMs?: number;
-  /** A `.desired` dated beyond the device's time + this is a clock fault (decisions 8), ms. Default 60000. */
-  desiredToleranceMs?: number;
-  /** Uniform random in [0, 1) for the refresh jitter. Default Math.random. */
-  random?: () => number;
-  /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
-  onReport?: (key: string, sample: Sample) => void;
-  /** Sees every sample after scaling, reported or not (displays). Same caveat. */
-  onSample?: (key: string, sample: Sample) => void;
-  /** Sees every desired value applied (or refused) and its echo; the echo also reaches `onReport`. */
-  onDesired?: (key: string, value: Value, echo: Sample) => void;
-}
 
 export class Agent implements DesiredStateSink, SampleSink {
   readonly client: ServiceClient;

@@ -19,7 +19,7 @@ export function byteLength(text: string): number {
   if (known >= 0) return known;
   return nonAscii.test(text) ? utf8Length(text) : text.length;
 }
-import type { Lane } from './outbox.js';
+import type { Lane } from './outbox-options.js';
 
 export interface BatchOptions {
   /** Records per batch. Default 500. */

@@ -16,7 +16,7 @@
  */
 import { toAgentError } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
-import type { Lane } from './outbox.js';
+import type { Lane } from './outbox-options.js';
 
 /** A batch as the store holds it. */
 export interface StoredBatch {

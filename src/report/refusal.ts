@@ -19,7 +19,7 @@ import type { AgentCounters } from '../agent/counters.js';
 import { isObject } from '../config/fields.js';
 import { toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
-import type { OutboxBatch } from './outbox.js';
+import type { OutboxBatch } from './outbox-options.js';
 
 /** The agent's channels, as the refusal handler needs them (ChannelSet). */
 export interface KnownChannels {

@@ -13,7 +13,7 @@ import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
 import { LocationFields, StateSide } from '../wire.js';
 import type { Batcher } from './batcher.js';
-import type { Lane } from './outbox.js';
+import type { Lane } from './outbox-options.js';
 import { encodeMeasurement, encodeStateError, encodeStateValue } from './records.js';
 
 interface HeldRecord {

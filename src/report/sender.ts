@@ -24,7 +24,8 @@ import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
 import { isolateRefused, refusesContent } from './isolate.js';
-import type { Outbox, OutboxBatch } from './outbox.js';
+import type { Outbox } from './outbox.js';
+import type { OutboxBatch } from './outbox-options.js';
 import type { RefusalHandler } from './refusal.js';
 
 export type SenderState = 'idle' | 'sending' | 'waiting' | 'stopped';

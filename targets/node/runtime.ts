@@ -6,7 +6,8 @@
  * FakeClock or their own store.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, type AgentOptions } from '../../src/agent/agent.js';
+import { Agent } from '../../src/agent/agent.js';
+import type { AgentOptions } from '../../src/agent/agent-options.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';

@@ -2,7 +2,8 @@
  * Builds an agent on fakes for the agent's portable tests: FakeClock, FakeHttp
  * (with a tiny service behind it), FakeStore, FakePins and FakeLogger.
  */
-import { Agent, type AgentOptions } from '../../../src/agent/agent.js';
+import { Agent } from '../../../src/agent/agent.js';
+import type { AgentOptions } from '../../../src/agent/agent-options.js';
 import type { ChannelDriverProvider } from '../../../src/agent/driver.js';
 import { CustomChannels } from '../../../src/custom/provider.js';
 import { PinChannelProvider } from '../../../src/pins/provider.js';

@@ -4,7 +4,8 @@
  * or moved aside with a warning that names it, and every readable batch is
  * delivered.
  */
-import { defaultOutboxOptions, Outbox, type OutboxOptions } from '../../../src/report/outbox.js';
+import { defaultOutboxOptions, type OutboxOptions } from '../../../src/report/outbox-options.js';
+import { Outbox } from '../../../src/report/outbox.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { FakeStore } from '../../fakes/fake-store.js';

@@ -1,5 +1,6 @@
 /** The outbox: ordered, RAM-first, persisted on failure into a fixed ring of keys, bounded, drop-oldest counted. */
-import { defaultOutboxOptions, Outbox, type OutboxOptions } from '../../../src/report/outbox.js';
+import { defaultOutboxOptions, type OutboxOptions } from '../../../src/report/outbox-options.js';
+import { Outbox } from '../../../src/report/outbox.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { FakeStore } from '../../fakes/fake-store.js';

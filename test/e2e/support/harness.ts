@@ -9,7 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Agent, AgentOptions } from '../../../src/agent/agent.js';
+import type { Agent } from '../../../src/agent/agent.js';
+import type { AgentOptions } from '../../../src/agent/agent-options.js';
 import { demoFixturePath } from '../../../host-sim/service/fixture.js';
 import { startService, type Fixture, type RunningService } from '../../../host-sim/service/index.js';
 import {

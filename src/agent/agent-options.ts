@@ -1,0 +1,40 @@
+/**
+ * What an Agent (agent.ts) is given: the host's capabilities through the ports,
+ * the service to talk to, the channel providers, and the tunables with their
+ * defaults.
+ */
+import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
+import type { BatchOptions } from '../report/batcher.js';
+import type { OutboxOptions } from '../report/outbox-options.js';
+import type { RetryPolicy } from '../retry/backoff.js';
+import type { ServiceAccess } from '../service/client.js';
+import type { ChannelDriverProvider, Sample, Value } from './driver.js';
+
+export interface AgentOptions {
+  clock: Clock;
+  http: HttpTransport;
+  store: KeyValueStore;
+  logger: Logger;
+  service: ServiceAccess;
+  providers: readonly ChannelDriverProvider[];
+  outbox?: Partial<OutboxOptions>;
+  batch?: Partial<BatchOptions>;
+  /** Delivery and configuration retry policy. Default FullJitterBackoff (1 s .. 60 s). */
+  retry?: RetryPolicy;
+  /** Records held while the wall time is unknown. Default 2000. */
+  maxHeld?: number;
+  /** Wait after 401/403, ms. Default 300000. */
+  authRetryMs?: number;
+  /** Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000. */
+  configRefreshMs?: number;
+  /** A `.desired` dated beyond the device's time + this is a clock fault (decisions 8), ms. Default 60000. */
+  desiredToleranceMs?: number;
+  /** Uniform random in [0, 1) for the refresh jitter. Default Math.random. */
+  random?: () => number;
+  /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
+  onReport?: (key: string, sample: Sample) => void;
+  /** Sees every sample after scaling, reported or not (displays). Same caveat. */
+  onSample?: (key: string, sample: Sample) => void;
+  /** Sees every desired value applied (or refused) and its echo; the echo also reaches `onReport`. */
+  onDesired?: (key: string, value: Value, echo: Sample) => void;
+}
