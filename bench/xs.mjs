@@ -64,7 +64,6 @@ const COMPUTE_SCANS = 1_000; // 16,000 samples
 /** sizeof(txSlot): 32 bytes on a 64-bit host, 16 on the ESP32 (32-bit). */
 const SLOT_BYTES_HOST = 32;
 const SLOT_BYTES_ESP32 = 16;
-
 const code = await bundleScript([join(root, 'bench', 'xs', 'pipeline.ts')]);
 
 // --- XS -------------------------------------------------------------------
