@@ -37,6 +37,21 @@ export interface Device {
 }
 export type Entity = Product | Location | Device;
 
+/**
+ * Overwrites the details of `entity` that `values` gives and that differ
+ * (spec 4.1: only the given details change); true when one did.
+ */
+export function setDetails<T extends object>(entity: T, values: { [K in keyof T]?: T[K] | undefined }): boolean {
+  let changed = false;
+  for (const name of Object.keys(values) as (keyof T)[]) {
+    const value = values[name];
+    if (value === undefined || entity[name] === value) continue;
+    entity[name] = value as T[keyof T];
+    changed = true;
+  }
+  return changed;
+}
+
 /** The mutable part of the catalog, as persisted. */
 export interface CatalogSnapshot {
   devices: Record<string, { name: string; key: string; enabled: boolean; properties: Record<string, PropertyValue> }>;

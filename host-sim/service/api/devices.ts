@@ -3,6 +3,7 @@
  * only; listing and changing devices need an admin token (decisions 7).
  */
 import { requireAdmin } from '../auth.js';
+import { setDetails } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { Router } from '../http/router.js';
@@ -30,21 +31,7 @@ export function addDeviceRoutes(router: Router, context: ServiceContext): void {
       const other = context.catalog.deviceByRef(key);
       if (other && other !== device) throw badRequest(`values.key: "${key}" is already used by another device`);
     }
-    // Only the given details that differ are overwritten (spec 4.1).
-    let changed = false;
-    if (enabled !== undefined && enabled !== device.enabled) {
-      device.enabled = enabled;
-      changed = true;
-    }
-    if (typeof name === 'string' && name !== device.name) {
-      device.name = name;
-      changed = true;
-    }
-    if (typeof key === 'string' && key !== device.key) {
-      device.key = key;
-      changed = true;
-    }
-    if (changed) context.saveCatalog();
+    if (setDetails(device, { enabled, name, key })) context.saveCatalog();
     return {};
   });
 }

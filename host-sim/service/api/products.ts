@@ -3,7 +3,7 @@
  * as `product` or `entity` (decisions 6). Admin tokens only (decisions 7).
  */
 import { requireAdmin } from '../auth.js';
-import type { Product } from '../catalog.js';
+import { setDetails, type Product } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { exclusive, type Params } from '../http/query.js';
@@ -38,16 +38,7 @@ export function addProductRoutes(router: Router, context: ServiceContext): void 
     const product = resolveProduct(context, request.params, 'product', 'entity');
     // Types and non-empty names are checked by the route's body schema (http/routes.ts).
     const { enabled, name } = request.params.raw('values') as { enabled?: boolean; name?: string };
-    let changed = false;
-    if (enabled !== undefined && enabled !== product.enabled) {
-      product.enabled = enabled;
-      changed = true;
-    }
-    if (typeof name === 'string' && name !== product.name) {
-      product.name = name;
-      changed = true;
-    }
-    if (changed) context.saveCatalog();
+    if (setDetails(product, { enabled, name })) context.saveCatalog();
     return {};
   });
 }

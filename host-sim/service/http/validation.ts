@@ -37,7 +37,7 @@ export function validationProblem(errors: readonly ErrorObject[], part: string):
   // With anyOf, Ajv reports the branches first and the anyOf last: the last error names the whole.
   const e = errors.find((x) => x.keyword === 'anyOf') ?? errors[0];
   if (e === undefined) return badRequest(`${part}: invalid`);
-  const at = fieldPath(e.instancePath, part === 'body' ? 'body' : part);
+  const at = fieldPath(e.instancePath, part);
   const shown = typeof e.data === 'number' && !Number.isFinite(e.data) ? String(e.data) : JSON.stringify(e.data);
   const got = e.data === undefined ? '' : `, got ${shown?.slice(0, 80) ?? String(e.data)}`;
   const described = (e.parentSchema as { description?: unknown } | undefined)?.description;
