@@ -5,7 +5,7 @@
  * first record. A closed batch goes to `onBatch` (the outbox).
  */
 import type { Clock, TimerHandle } from '../ports.js';
-import { utf8Length } from '../signalr/record-codec.js';
+import { utf8Length } from '../utf8.js';
 import { encodedByteLength } from './records.js';
 
 const nonAscii = /[^\x00-\x7f]/;

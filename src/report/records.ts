@@ -11,7 +11,7 @@
  * (`encodedByteLength`).
  */
 import type { SampleValue } from '../agent/driver.js';
-import { utf8Length } from '../signalr/record-codec.js';
+import { utf8Length } from '../utf8.js';
 
 /** Unix ms -> the wire's decimal seconds (1767225600123 -> 1767225600.123). */
 export function toWireSeconds(unixMs: number): number {

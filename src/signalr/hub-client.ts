@@ -15,7 +15,8 @@ import { HubConnection } from './hub-connection.js';
 import { parseHandshake } from './messages.js';
 import { negotiate, type Negotiated } from './negotiate.js';
 import { resolveHubOptions, type HubClientOptions, type ResolvedHubOptions } from './options.js';
-import { encodeRecord, exceedsBytes } from './record-codec.js';
+import { exceedsBytes } from '../utf8.js';
+import { encodeRecord } from './record-codec.js';
 
 /** The one state of the client. */
 export type HubState =

@@ -11,7 +11,7 @@
  */
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
-import { exceedsBytes } from '../../src/signalr/record-codec.js';
+import { exceedsBytes } from '../../src/utf8.js';
 
 /** What this store needs of `preference` (its typing from @moddable/typings fits). */
 export interface PreferenceApi {

@@ -23,7 +23,7 @@ import SecureSocket from 'securesocket';
 import { Client } from 'websocket';
 import { AgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
-import { utf8Length } from '../../src/signalr/record-codec.js';
+import { utf8Length } from '../../src/utf8.js';
 import { describe, GuardedSocket, type GuardOptions, type SocketClass } from './guarded-socket.js';
 import { splitUrl } from './url.js';
 

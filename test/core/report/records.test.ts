@@ -12,7 +12,7 @@ import {
   toWireSeconds,
   wireSecondsText,
 } from '../../../src/report/records.js';
-import { utf8Length } from '../../../src/signalr/record-codec.js';
+import { utf8Length } from '../../../src/utf8.js';
 import { assert } from '../../support/assert.js';
 import { prng } from '../gnss/logs.js';
 
