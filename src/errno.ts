@@ -21,9 +21,8 @@ export const Errno = {
 
 export type ErrnoName = keyof typeof Errno;
 
-const names = new Map<number, string>(Object.entries(Errno).map(([k, v]) => [v, k]));
-
 /** `-110` -> `ETIMEDOUT`; unknown numbers print as `E<n>`. */
 export function errnoName(errno: number): string {
-  return names.get(errno) ?? `E${Math.abs(errno)}`;
+  for (const name in Errno) if (Errno[name as ErrnoName] === errno) return name;
+  return `E${Math.abs(errno)}`;
 }

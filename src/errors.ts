@@ -57,14 +57,14 @@ export class AgentError extends Error {
   readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly errno: number | undefined;
-  override readonly cause: unknown;
+  /** Set by Error itself (ES2022) when the options carry one. */
+  declare readonly cause: unknown;
 
   constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {
-    super(message);
+    super(message, options);
     this.code = code;
     this.status = options.status;
     this.errno = options.errno;
-    this.cause = options.cause;
   }
 }
 

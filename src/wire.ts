@@ -1,108 +1,138 @@
 /**
  * Every wire name the agent and the local service use, in one place
  * (decisions.md: "keeps every wire name in one module, so that a correction is
- * one edit"). Names the specification shows are marked `spec`; names decided in
- * shared/spec/decisions.md section 1 are marked `decided`.
+ * one edit"): the channel and bus records as tables of rules, the enumerations,
+ * paths, hub names and constants.
  */
-
-/** Channel fields inside `channels/list` (spec 2.9, decisions 1). */
-export const ChannelWire = {
-  uid: 'uid', // spec
-  group: 'group', // spec
-  name: 'name', // spec
-  key: 'key', // spec
-  type: 'type', // spec
-  aggregated: 'aggregated', // spec
-  aggregatedLast: 'aggregatedLast', // spec
-  order: 'order', // spec
-  scaleGain: 'scaleGain', // spec
-  scaleOffset: 'scaleOffset', // spec
-  scanInterval: 'scanInterval', // spec, milliseconds
-  visible: 'visible', // spec
-  bus: 'bus', // spec
-  dataOffset: 'dataOffset', // spec, bits
-  dataOrder: 'dataOrder', // spec
-  dataSize: 'dataSize', // spec, bits
-  dataType: 'dataType', // spec
-  canId: 'canId', // spec
-  protocol: 'protocol', // spec: { type, pgn, priority, sourceAddress }
-  transmitEvents: 'transmitEvents', // decided
-  unit: 'unit', // decided
-  pin: 'pin', // decided
-  databaseParameterAddress: 'databaseParameterAddress', // decided
-  readOnly: 'readOnly', // decided
-  customType: 'customType', // decided
-  timeout: 'timeout', // decided, milliseconds
-  deviceAddress: 'deviceAddress', // decided, 1..247
-  registerType: 'registerType', // decided
-  registerAddress: 'registerAddress', // decided, 0-based
-} as const;
-
-/** Fields of `protocol` on a CAN channel (spec 2.9). */
-export const ProtocolWire = {
-  type: 'type',
-  pgn: 'pgn',
-  priority: 'priority',
-  sourceAddress: 'sourceAddress',
-} as const;
-
-/** Transmit event entries (decisions 1). */
-export const TransmitEventWire = {
-  type: 'type',
-  minimalChange: 'minimalChange', // delta
-  interval: 'interval', // interval, milliseconds
-  threshold: 'threshold', // threshold
-  hysteresis: 'hysteresis', // threshold
-} as const;
-
-/** Bus fields (spec 2.8; modbus names decided in decisions 1). */
-export const BusWire = {
-  uid: 'uid',
-  name: 'name',
-  key: 'key',
-  type: 'type',
-  bitrate: 'bitrate', // spec, can
-  baudRate: 'baudRate', // decided, modbus
-  dataBits: 'dataBits', // decided, modbus
-  parity: 'parity', // decided, modbus
-  stopBits: 'stopBits', // decided, modbus
-} as const;
+import { bool, check, int, list, num, oneOf, opt, positive, str, union } from './reader.js';
 
 /** The enumerations of the specification, as `as const` tables. */
-export const ChannelTypes = [
-  'analogInput',
-  'analogOutput',
-  'can',
-  'custom',
-  'digitalInput',
-  'digitalOutput',
-  'location',
-  'modbus',
-] as const;
-export const Aggregates = ['derivative.1s', 'derivative.1m', 'derivative.1h', 'last', 'max', 'mean', 'min'] as const;
+/** `aggregatedLast` takes the first four of the `aggregated` functions. */
 export const LastAggregates = ['derivative.1s', 'derivative.1m', 'derivative.1h', 'last'] as const;
-export const DataTypes = [
-  'bool',
-  'int8',
-  'uint8',
-  'int16',
-  'uint16',
-  'int32',
-  'uint32',
-  'int64',
-  'uint64',
-  'float32',
-  'float64',
-  'siemensTotalType',
-] as const;
+export const Aggregates = [...LastAggregates, 'max', 'mean', 'min'] as const;
+/** Width in bits of each data type (decisions 2: `dataSize` defaults to it). */
+export const DataTypeBits = {
+  bool: 1,
+  int8: 8,
+  uint8: 8,
+  int16: 16,
+  uint16: 16,
+  int32: 32,
+  uint32: 32,
+  int64: 64,
+  uint64: 64,
+  float32: 32,
+  float64: 64,
+  siemensTotalType: 64,
+} as const;
+export const DataTypes = Object.keys(DataTypeBits) as (keyof typeof DataTypeBits)[];
 export const DataOrders = ['littleEndian', 'bigEndian'] as const;
 export const RegisterTypes = ['discreteInput', 'coil', 'inputRegister', 'holdingRegister'] as const;
 export const CustomTypes = ['boolean', 'decimal', 'number'] as const;
-export const CanProtocols = ['cattron', 'j1939'] as const;
-export const TransmitEventTypes = ['change', 'delta', 'interval', 'threshold'] as const;
 export const Parities = ['none', 'odd', 'even', 'mark', 'space'] as const;
 export const StopBitsValues = ['none', 'one', 'two', 'onePointFive'] as const;
-export const BusTypes = ['can', 'modbus'] as const;
+
+// The records of `channels/list` (spec 2.8, 2.9; decisions 1 and 8) as tables of
+// rules (src/reader.ts): a key is the wire name, or the model's name with
+// `[wireName, rule]` where the model adds a unit (`scanInterval` -> `scanIntervalMs`).
+// Defaults where the specification is silent are the `opt` fallbacks here
+// (docs/decisions.md section 8). The keys of a union are its `type`s.
+
+/** Transmit events (decisions 1, 3). */
+export const TransmitEventRecord = union(
+  {
+    change: {},
+    delta: { minimalChange: positive },
+    interval: { intervalMs: ['interval', positive] },
+    threshold: { threshold: num(), hysteresis: opt(num(0), 0) },
+  },
+  {},
+);
+
+/** `protocol` of a CAN channel (spec 2.9). */
+export const CanProtocolRecord = union(
+  {
+    cattron: {},
+    j1939: { pgn: int(0, 0x3ffff), priority: opt(int(0, 7)), sourceAddress: opt(int(0, 255)) },
+  },
+  {},
+);
+
+const transmitEvents = list(TransmitEventRecord);
+
+/** Fields of every channel. */
+export const ChannelCommon = {
+  uid: str,
+  key: check<string>('non-empty string', (v) => typeof v === 'string' && v !== ''),
+  name: opt(str, ''),
+  group: opt(str),
+  aggregated: opt(oneOf(Aggregates)),
+  aggregatedLast: opt(oneOf(LastAggregates)),
+  order: opt(num()),
+  unit: opt(str),
+  scaleGain: opt(
+    check<number>('number other than 0', (v) => Number.isFinite(v) && v !== 0),
+    1,
+  ),
+  scaleOffset: opt(num(), 0),
+  scanIntervalMs: ['scanInterval', opt(num(10), 1000)],
+  visible: opt(bool, true),
+  transmitEvents: (v: unknown, at: string) => (v == null ? [] : transmitEvents(v, at)),
+} as const;
+
+/** Where a bus channel's value sits in its data window; `dataSize` defaults to the data type's width. */
+const layout = (dataOrder: (typeof DataOrders)[number]) =>
+  ({
+    dataType: oneOf(DataTypes),
+    dataOrder: opt(oneOf(DataOrders), dataOrder),
+    dataOffsetBits: ['dataOffset', opt(int(0, 65535 * 16), 0)],
+    dataSizeBits: ['dataSize', opt(int(1, 64))],
+    bus: str,
+  }) as const;
+
+const pin = { pin: int(0) };
+
+/** Fields of each channel type. `readOnly` left absent takes its type's default (parse.ts). */
+export const ChannelTypeFields = {
+  analogInput: pin,
+  analogOutput: pin,
+  can: {
+    ...layout('littleEndian'),
+    canId: opt(int(0, 0x1fffffff)),
+    protocol: opt(CanProtocolRecord),
+  },
+  custom: { customType: oneOf(CustomTypes), readOnly: opt(bool, false) },
+  digitalInput: pin,
+  digitalOutput: pin,
+  location: { timeoutMs: ['timeout', opt(positive, 10000)] },
+  modbus: {
+    ...layout('bigEndian'),
+    deviceAddress: int(1, 247),
+    registerType: oneOf(RegisterTypes),
+    registerAddress: int(0, 65535),
+    readOnly: opt(bool),
+  },
+} as const;
+
+/** A channel: its `type`, the common fields, then those of its type. */
+export const ChannelRecord = union(ChannelTypeFields, ChannelCommon);
+
+/** Read on a CAN channel at its top level and, when absent there, inside `protocol` (decisions 8). */
+export const CanExtraFields = { databaseParameterAddress: opt(num()), readOnly: opt(bool) } as const;
+
+/** Buses (spec 2.8; modbus fields decided in decisions 1). */
+export const BusRecord = union(
+  {
+    can: { bitrate: opt(positive, 250000) },
+    modbus: {
+      baudRate: opt(int(1), 9600),
+      dataBits: opt(oneOf([5, 6, 7, 8]), 8),
+      parity: opt(oneOf(Parities), 'none'),
+      stopBits: opt(oneOf(StopBitsValues), 'one'),
+    },
+  },
+  { uid: str, name: opt(str, ''), key: str },
+);
 
 /** Location sub-channels (spec 2.6 location form; decisions 4). */
 export const LocationFields = ['lat', 'lon', 'alt', 'pdop', 'hdop', 'vdop', 'sats'] as const;

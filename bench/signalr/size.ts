@@ -27,9 +27,7 @@ export interface SizeResult {
 }
 
 const buildRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const shared = ['src/errors.js', 'src/wire.js', 'src/config/fields.js', 'src/retry/backoff.js'].map((p) =>
-  join(buildRoot, p),
-);
+const shared = ['src/errors.js', 'src/wire.js', 'src/reader.js', 'src/retry/backoff.js'].map((p) => join(buildRoot, p));
 
 async function bundle(external: readonly string[]): Promise<string> {
   const build = await rollup({

@@ -8,7 +8,7 @@
  * - `corruptCrc`: the right answer with its CRC damaged;
  * - `slow`: the right answer, `delayMs` late (e.g. beyond the master's timeout).
  */
-import { asObject, optNumber, reqEnum, reqNumber } from '../../src/config/fields.js';
+import { asObject, optNumber, reqEnum, reqNumber } from '../../src/reader.js';
 
 export const FaultKinds = ['noAnswer', 'exception', 'corruptCrc', 'slow'] as const;
 export type FaultKind = (typeof FaultKinds)[number];

@@ -18,10 +18,10 @@
  * `faults` are scripted faults (src: host-sim/modbus/faults.ts).
  */
 import { encodeData } from '../../src/codec/encode.js';
-import { DataTypeBits, type DataType } from '../../src/config/model.js';
-import { asArray, asObject, optBoolean, optEnum, reqNumber } from '../../src/config/fields.js';
+import type { DataType } from '../../src/config/model.js';
+import { asArray, asObject, optBoolean, optEnum, reqNumber } from '../../src/reader.js';
 import { AgentError } from '../../src/errors.js';
-import { DataOrders, DataTypes } from '../../src/wire.js';
+import { DataOrders, DataTypeBits, DataTypes } from '../../src/wire.js';
 import { parseFault, type ModbusFault } from './faults.js';
 
 /** One device's tables: address -> coil state, and address -> 16-bit register value. */

@@ -16,7 +16,7 @@
  * returning it (read/last orders by time) does not apply it again. Logged once
  * per channel. While the device's time is unknown, timestamps are taken as they are.
  */
-import { asArray, isObject } from '../config/fields.js';
+import { asArray, isObject } from '../reader.js';
 import { valueToRaw } from '../codec/scale.js';
 import { Errno } from '../errno.js';
 import { toAgentError } from '../errors.js';

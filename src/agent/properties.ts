@@ -5,7 +5,7 @@
  * whole set), cached in the store for offline boots, and announced to the
  * application through listeners (each wrapped: a throwing listener is logged).
  */
-import { isObject } from '../config/fields.js';
+import { isObject } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
 import type { ServiceClient } from '../service/client.js';

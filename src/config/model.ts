@@ -4,20 +4,20 @@
  */
 import type {
   Aggregates,
-  ChannelTypes,
+  ChannelTypeFields,
   CustomTypes,
   DataOrders,
-  DataTypes,
+  DataTypeBits,
   LastAggregates,
   Parities,
   RegisterTypes,
   StopBitsValues,
 } from '../wire.js';
 
-export type ChannelType = (typeof ChannelTypes)[number];
+export type ChannelType = keyof typeof ChannelTypeFields;
 export type Aggregate = (typeof Aggregates)[number];
 export type LastAggregate = (typeof LastAggregates)[number];
-export type DataType = (typeof DataTypes)[number];
+export type DataType = keyof typeof DataTypeBits;
 export type DataOrder = (typeof DataOrders)[number];
 export type RegisterType = (typeof RegisterTypes)[number];
 export type CustomType = (typeof CustomTypes)[number];
@@ -132,31 +132,3 @@ export interface ChannelConfig {
   channels: Channel[];
   rejected: RejectedChannel[];
 }
-
-/** Width in bits of each data type (decisions 2: dataSize defaults to it). */
-export const DataTypeBits: Readonly<Record<DataType, number>> = {
-  bool: 1,
-  int8: 8,
-  uint8: 8,
-  int16: 16,
-  uint16: 16,
-  int32: 32,
-  uint32: 32,
-  int64: 64,
-  uint64: 64,
-  float32: 32,
-  float64: 64,
-  siemensTotalType: 64,
-};
-
-/** Defaults where the specification is silent (documented in docs/decisions.md). */
-export const ChannelDefaults = {
-  scanIntervalMs: 1000,
-  minScanIntervalMs: 10,
-  locationTimeoutMs: 10000,
-  modbusBaudRate: 9600,
-  modbusDataBits: 8,
-  modbusParity: 'none',
-  modbusStopBits: 'one',
-  canBitrate: 250000,
-} as const;

@@ -16,7 +16,7 @@
  * an unknown metric alone proves nothing).
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { isObject } from '../config/fields.js';
+import { isObject } from '../reader.js';
 import { toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import type { OutboxBatch } from './outbox-options.js';

@@ -9,7 +9,7 @@
 import { AgentError } from '../errors.js';
 import type { HttpResponse, HttpTransport } from '../ports.js';
 import { Paths, StateSide } from '../wire.js';
-import { isObject } from '../config/fields.js';
+import { isObject } from '../reader.js';
 
 export interface ServiceAccess {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:8080`. */

@@ -17,7 +17,7 @@
  */
 import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
 import type { Value } from '../agent/driver.js';
-import { asArray, asObject, optString, reqNumber, reqString } from '../config/fields.js';
+import { asArray, asObject, optString, reqNumber, reqString } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Hub, StateSide } from '../wire.js';

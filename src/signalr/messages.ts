@@ -6,7 +6,7 @@
  * malformed throws AgentError `wire.invalid`, which the client logs and drops.
  */
 import { AgentError } from '../errors.js';
-import { asArray, asObject, optBoolean, optString, reqString } from '../config/fields.js';
+import { asArray, asObject, optBoolean, optString, reqString } from '../reader.js';
 import { HubMessageType } from '../wire.js';
 import { readJson } from './record-codec.js';
 

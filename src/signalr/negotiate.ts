@@ -8,7 +8,7 @@
  * (absent on XS).
  */
 import { AgentError } from '../errors.js';
-import { asObject, isObject, optNumber, optString, type WireObject } from '../config/fields.js';
+import { asObject, isObject, optNumber, optString, type WireObject } from '../reader.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
 import { readJson } from './record-codec.js';

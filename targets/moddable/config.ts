@@ -6,7 +6,7 @@
  * readers; a bad entry stops the boot with a clear message.
  */
 import { AgentError } from '../../src/errors.js';
-import { isObject, optEnum, optNumber, optString, reqString, type WireObject } from '../../src/config/fields.js';
+import { isObject, optEnum, optNumber, optString, reqString, type WireObject } from '../../src/reader.js';
 import type { LogLevel } from '../../src/ports.js';
 
 /** Domain of the override preferences. */

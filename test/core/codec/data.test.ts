@@ -1,5 +1,5 @@
 import type { DataLayout, DataType } from '../../../src/config/model.js';
-import { DataTypeBits } from '../../../src/config/model.js';
+import { DataTypeBits } from '../../../src/wire.js';
 import { decodeData } from '../../../src/codec/data.js';
 import { encodeData } from '../../../src/codec/encode.js';
 import { isFailure } from '../../../src/codec/data.js';

@@ -104,9 +104,171 @@ describe('config/parse', () => {
       config.rejected.map((r) => r.key),
       ['nopin', 'badbus', 'delta0', 'ok', undefined],
     );
-    assert.match(config.rejected[0]?.reason ?? '', /pin: expected a finite number, got missing/);
-    assert.match(config.rejected[1]?.reason ?? '', /bus "can0" is can, not modbus/);
-    assert.match(config.rejected[3]?.reason ?? '', /duplicate/);
+    assert.deepEqual(
+      config.rejected.map((r) => r.reason),
+      [
+        'channels[1].pin: expected integer >= 0, got missing',
+        'channels[2].bus: expected key of a modbus bus, got "can0"',
+        'channels[3].transmitEvents[0].minimalChange: expected number > 0, got 0',
+        'channels[4].key: expected a key not used before, got "ok"',
+        'channels[5]: expected object, got "not an object"',
+      ],
+    );
+  });
+
+  it('names the path, the expectation and a short rendering of the value in every reason', () => {
+    const reasons = (channels: unknown[], withBuses: unknown[] = buses): string[] =>
+      parseChannelList({ buses: withBuses, channels }).rejected.map((r) => r.reason);
+    const pin = { uid: 'u', key: 'k', type: 'analogInput', pin: 1 };
+    const modbus = {
+      uid: 'm',
+      key: 'm',
+      type: 'modbus',
+      bus: 'rs485',
+      deviceAddress: 1,
+      registerType: 'holdingRegister',
+      registerAddress: 0,
+      dataType: 'int16',
+    };
+    assert.deepEqual(
+      reasons([
+        { ...pin, scanInterval: 'abc' },
+        { ...pin, scanInterval: 5 },
+        { ...pin, key: '' },
+        { ...pin, scaleGain: 0 },
+        { ...pin, type: 'thermometer' },
+        { ...pin, pin: 1.5 },
+        { ...pin, aggregated: 'median' },
+        { ...pin, transmitEvents: [{ type: 'threshold', threshold: 1, hysteresis: -1 }] },
+        { ...pin, transmitEvents: {} },
+        { ...pin, name: 'x'.repeat(100), visible: 'x'.repeat(100) },
+        { ...modbus, deviceAddress: 248 },
+        { ...modbus, dataSize: 17 },
+        { ...modbus, dataType: 'float32', dataSize: 16 },
+        { ...modbus, bus: 'nowhere' },
+        { uid: 'c', key: 'c', type: 'can', bus: 'can0', dataType: 'uint8' },
+        { uid: 'c', key: 'c', type: 'can', bus: 'can0', dataType: 'uint8', protocol: { type: 'j1939', pgn: -1 } },
+      ]),
+      [
+        'channels[0].scanInterval: expected number >= 10, got "abc"',
+        'channels[1].scanInterval: expected number >= 10, got 5',
+        'channels[2].key: expected non-empty string, got ""',
+        'channels[3].scaleGain: expected number other than 0, got 0',
+        'channels[4].type: expected one of analogInput|analogOutput|can|custom|digitalInput|digitalOutput|location|modbus, got "thermometer"',
+        'channels[5].pin: expected integer >= 0, got 1.5',
+        'channels[6].aggregated: expected one of derivative.1s|derivative.1m|derivative.1h|last|max|mean|min, got "median"',
+        'channels[7].transmitEvents[0].hysteresis: expected number >= 0, got -1',
+        'channels[8].transmitEvents: expected array, got {}',
+        `channels[9].visible: expected boolean, got "${'x'.repeat(39)}`,
+        'channels[10].deviceAddress: expected integer 1..247, got 248',
+        'channels[11].dataSize: expected 1..16 bits for int16, got 17',
+        'channels[12].dataSize: expected 32 bits for float32, got 16',
+        'channels[13].bus: expected key of a modbus bus, got "nowhere"',
+        'channels[14].canId: expected integer, or a protocol, got missing',
+        'channels[15].protocol.pgn: expected integer 0..262143, got -1',
+      ],
+    );
+  });
+
+  it('rejects a bad bus alone and the channels that name it', () => {
+    const config = parseChannelList({
+      buses: [buses[0], { uid: 'b3', key: 'slow', type: 'modbus', dataBits: 9 }, { uid: 'b4', type: 'usb' }],
+      channels: [
+        {
+          uid: 'c',
+          key: 'c',
+          type: 'modbus',
+          bus: 'slow',
+          deviceAddress: 1,
+          registerType: 'coil',
+          registerAddress: 0,
+          dataType: 'bool',
+        },
+      ],
+    });
+    assert.deepEqual(
+      config.buses.map((b) => b.key),
+      ['rs485'],
+    );
+    assert.deepEqual(
+      config.rejected.map((r) => [r.key, r.reason]),
+      [
+        ['slow', 'buses[1].dataBits: expected one of 5|6|7|8, got 9'],
+        [undefined, 'buses[2].type: expected one of can|modbus, got "usb"'],
+        ['c', 'channels[0].bus: expected key of a modbus bus, got "slow"'],
+      ],
+    );
+  });
+
+  it('reads the type-dependent defaults: readOnly, dataOrder, dataSize, and CAN fields inside protocol', () => {
+    const config = parseChannelList({
+      buses,
+      channels: [
+        {
+          uid: '1',
+          key: 'in',
+          type: 'modbus',
+          bus: 'rs485',
+          deviceAddress: 1,
+          registerType: 'inputRegister',
+          registerAddress: 0,
+          dataType: 'uint16',
+        },
+        {
+          uid: '2',
+          key: 'hold',
+          type: 'modbus',
+          bus: 'rs485',
+          deviceAddress: 1,
+          registerType: 'holdingRegister',
+          registerAddress: 0,
+          dataType: 'uint16',
+          dataOrder: 'littleEndian',
+          dataSize: 12,
+        },
+        {
+          uid: '3',
+          key: 'cat',
+          type: 'can',
+          bus: 'can0',
+          dataType: 'int8',
+          protocol: { type: 'cattron', databaseParameterAddress: 7, readOnly: false },
+        },
+        {
+          uid: '4',
+          key: 'top',
+          type: 'can',
+          bus: 'can0',
+          canId: 0x18fef100,
+          dataType: 'int8',
+          databaseParameterAddress: 3,
+          readOnly: true,
+          protocol: { type: 'cattron', databaseParameterAddress: 7, readOnly: false },
+        },
+      ],
+    });
+    assert.deepEqual(config.rejected, []);
+    const [input, hold, cat, top] = config.channels;
+    assert.deepEqual(
+      input?.type === 'modbus' && [input.readOnly, input.dataOrder, input.dataSizeBits, input.dataOffsetBits],
+      [true, 'bigEndian', 16, 0],
+    );
+    assert.deepEqual(hold?.type === 'modbus' && [hold.readOnly, hold.dataOrder, hold.dataSizeBits], [
+      false,
+      'littleEndian',
+      12,
+    ]);
+    assert.deepEqual(cat?.type === 'can' && [cat.readOnly, cat.databaseParameterAddress, cat.dataOrder, cat.protocol], [
+      false,
+      7,
+      'littleEndian',
+      { type: 'cattron' },
+    ]);
+    assert.deepEqual(top?.type === 'can' && [top.readOnly, top.databaseParameterAddress, top.canId], [
+      true,
+      3,
+      0x18fef100,
+    ]);
   });
 
   it('leaves optional fields that were not given (or null) absent, and keeps the ones given', () => {
@@ -141,5 +303,8 @@ describe('config/parse', () => {
   it('throws wire.invalid when the body is not a channel list', () => {
     assert.throws(() => parseChannelList([]), 'wire.invalid');
     assert.throws(() => parseChannelList({ buses: [] }), 'wire.invalid');
+    assert.throws(() => parseChannelList({ buses: 'x', channels: [] }), 'wire.invalid');
+    const e = assert.throws(() => parseChannelList({ buses: [] }), 'wire.invalid');
+    assert.equal((e as Error).message, 'channels: expected array, got missing');
   });
 });

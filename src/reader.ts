@@ -1,0 +1,139 @@
+/**
+ * The one reader of `unknown` wire values: small rules (`(value, at) => T`) that
+ * return the value or throw AgentError `wire.invalid` as
+ * `<path>: expected <what>, got <value>`, and tables of rules (shapes, unions)
+ * that read a whole record. The channel and bus tables live in src/wire.ts; the
+ * hub and board readers use the field helpers at the end.
+ */
+import { AgentError } from './errors.js';
+
+export type WireObject = Readonly<Record<string, unknown>>;
+
+/** Reads one value at path `at`: returns it typed, or throws `wire.invalid`. */
+export type Rule<T> = (value: unknown, at: string) => T;
+
+/** A table entry: a rule for the field of the same name, or `[wireName, rule]`. */
+export type Field = Rule<unknown> | readonly [string, Rule<unknown>];
+export type Shape = Readonly<Record<string, Field>>;
+
+/** `T` with its possibly-undefined members made optional (and never `undefined`: exactOptionalPropertyTypes). */
+export type Present<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+type ValueOf<F> = F extends Rule<infer T> ? T : F extends readonly [string, Rule<infer T>] ? T : never;
+
+/** What `read` makes of a shape: a field whose rule gave `undefined` is absent. */
+export type Read<S extends Shape> = Present<{ -readonly [K in keyof S]: ValueOf<S[K]> }>;
+
+/** What a `union` reads: the `type` and the common fields, then that type's own. */
+export type ReadUnion<V extends Readonly<Record<string, Shape>>, C extends Shape> = {
+  [K in keyof V & string]: { type: K } & Read<C> & Read<V[K]>;
+}[keyof V & string];
+
+export function isObject(value: unknown): value is WireObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function fail(at: string, expected: string, value: unknown): never {
+  const shown = value === undefined ? 'missing' : String(JSON.stringify(value)).slice(0, 40);
+  throw new AgentError('wire.invalid', `${at}: expected ${expected}, got ${shown}`);
+}
+
+/** A rule that accepts what passes `test`, described as `expected`. */
+export function check<T>(expected: string, test: (value: unknown) => boolean): Rule<T> {
+  return (v, at) => (test(v) ? (v as T) : fail(at, expected, v));
+}
+
+export const str = check<string>('string', (v) => typeof v === 'string');
+export const bool = check<boolean>('boolean', (v) => typeof v === 'boolean');
+export const obj = check<WireObject>('object', isObject);
+export const arr = check<readonly unknown[]>('array', Array.isArray);
+
+/** A finite number in min..max, an integer when asked (the expectation is spelled only on failure). */
+function number(v: unknown, at: string, min = -Infinity, max = Infinity, integer = false): number {
+  if (Number.isFinite(v) && (!integer || Number.isInteger(v)) && (v as number) >= min && (v as number) <= max) {
+    return v as number;
+  }
+  const kind = integer ? 'integer' : 'number';
+  return fail(at, max < Infinity ? `${kind} ${min}..${max}` : min > -Infinity ? `${kind} >= ${min}` : kind, v);
+}
+
+export const num =
+  (min?: number, max?: number, integer?: boolean): Rule<number> =>
+  (v, at) =>
+    number(v, at, min, max, integer);
+
+export const int = (min?: number, max?: number): Rule<number> => num(min, max, true);
+export const positive = check<number>('number > 0', (v) => Number.isFinite(v) && (v as number) > 0);
+
+function member<T>(v: unknown, at: string, values: readonly T[]): T {
+  return values.includes(v as T) ? (v as T) : fail(at, `one of ${values.join('|')}`, v);
+}
+
+/** One of `values` (strings or numbers). */
+export const oneOf =
+  <const T>(values: readonly T[]): Rule<T> =>
+  (v, at) =>
+    member(v, at, values);
+
+/** Absent (undefined or null) gives `fallback`; anything else must pass `rule`. */
+export function opt<T>(rule: Rule<T>): Rule<T | undefined>;
+export function opt<T>(rule: Rule<T>, fallback: T): Rule<T>;
+export function opt<T>(rule: Rule<T>, fallback?: T): Rule<T | undefined> {
+  return (v, at) => (v == null ? fallback : rule(v, at));
+}
+
+/** An array whose entries each pass `rule` (paths `at[i]`). */
+export function list<T>(rule: Rule<T>): Rule<T[]> {
+  return (v, at) => arr(v, at).map((e, i) => rule(e, `${at}[${i}]`));
+}
+
+/** The fields of `shape` from `o`, each at `at.<wireName>`. */
+export function read<S extends Shape>(o: WireObject, shape: S, at: string): Read<S> {
+  const out: Record<string, unknown> = {};
+  for (const name in shape) {
+    const field = shape[name] as Field;
+    const [wire, rule] = typeof field === 'function' ? [name, field] : field;
+    const value = rule(o[wire], `${at}.${wire}`);
+    if (value !== undefined) out[name] = value;
+  }
+  return out as Read<S>;
+}
+
+/** An object tagged by `type`: one of `variants`' keys, then the common fields and that variant's. */
+export function union<V extends Readonly<Record<string, Shape>>, C extends Shape>(
+  variants: V,
+  common: C,
+): Rule<ReadUnion<V, C>> {
+  const type = oneOf(Object.keys(variants));
+  return (v, at) => {
+    const o = obj(v, at);
+    const t = type(o['type'], `${at}.type`);
+    return { type: t, ...read(o, common, at), ...read(o, variants[t] as Shape, at) } as ReadUnion<V, C>;
+  };
+}
+
+// Field helpers for the hub and board readers: `o[field]` read at path `field`.
+
+export const asObject: Rule<WireObject> = obj;
+export const asArray: Rule<readonly unknown[]> = arr;
+export const reqString = (o: WireObject, field: string): string => str(o[field], field);
+export const optString = (o: WireObject, field: string): string | undefined =>
+  o[field] == null ? undefined : str(o[field], field);
+export const optBoolean = (o: WireObject, field: string): boolean | undefined =>
+  o[field] == null ? undefined : bool(o[field], field);
+export const reqEnum = <T>(o: WireObject, field: string, values: readonly T[]): T => member(o[field], field, values);
+export const optEnum = <T>(o: WireObject, field: string, values: readonly T[]): T | undefined =>
+  o[field] == null ? undefined : member(o[field], field, values);
+
+export interface NumberRule {
+  min?: number;
+  max?: number;
+  integer?: boolean;
+}
+
+export const reqNumber = (o: WireObject, field: string, r: NumberRule = {}): number =>
+  number(o[field], field, r.min, r.max, r.integer);
+export const optNumber = (o: WireObject, field: string, r: NumberRule = {}): number | undefined =>
+  o[field] == null ? undefined : reqNumber(o, field, r);
