@@ -165,27 +165,24 @@ export const Paths = {
   hubNegotiate: '/hubs/properties/negotiate',
 } as const;
 
-/** SignalR JSON hub protocol (spec 4.8). */
+/**
+ * SignalR JSON hub protocol (spec 4.8): the message types a device acts on.
+ * Stream messages (2, 4, 5) are ignored by type, not by name.
+ */
 export const HubMessageType = {
   invocation: 1,
-  streamItem: 2,
   completion: 3,
-  streamInvocation: 4,
-  cancelInvocation: 5,
   ping: 6,
   close: 7,
 } as const;
 
 export const Hub = {
-  recordSeparator: 0x1e,
   recordSeparatorChar: '\u001e',
   notify: 'Notify',
   setProperties: 'SetProperties',
   /** decisions 5: Notify argument `type`s. */
   notifyStates: 'states',
   notifyProperties: 'properties',
-  /** Measurements pushed to observing connections only (docs/dashboard.md). */
-  notifyMeasurements: 'measurements',
 } as const;
 
 /** Property names (spec 2.5). */

@@ -6,6 +6,7 @@
  * `states/read/last`; the rest follows from the hub's Notify, dispatched here.
  */
 import { Hub } from '../../../src/wire.js';
+import { HubNames } from '../../service/wire.js';
 import type { Api, DeviceInfo, SeriesRecord } from './api.js';
 import { isObject, parseRecord } from './api.js';
 import { groupChannels, type ChannelGroup } from './channels.js';
@@ -179,7 +180,7 @@ export class DeviceView {
     if (!isObject(arg) || arg['entity'] !== (this.device?.uid ?? this.uid)) return;
     if (arg['type'] === Hub.notifyStates && Array.isArray(arg['states'])) {
       for (const s of arg['states'] as unknown[]) this.state(parseRecord(s, 'channel'));
-    } else if (arg['type'] === Hub.notifyMeasurements && Array.isArray(arg['measurements'])) {
+    } else if (arg['type'] === HubNames.notifyMeasurements && Array.isArray(arg['measurements'])) {
       for (const m of arg['measurements'] as unknown[]) {
         const r = parseRecord(m, 'metric');
         const fix = r.name === this.locationKey ? fixOf(r.value, r.tsMs) : undefined;
