@@ -116,8 +116,7 @@ export function union<V extends Readonly<Record<string, Shape>>, C extends Shape
 
 // Field helpers for the hub and board readers: `o[field]` read at path `field`.
 
-export const asObject: Rule<WireObject> = obj;
-export const asArray: Rule<readonly unknown[]> = arr;
+export { obj as asObject, arr as asArray };
 export const reqString = (o: WireObject, field: string): string => str(o[field], field);
 export const optString = (o: WireObject, field: string): string | undefined =>
   o[field] == null ? undefined : str(o[field], field);

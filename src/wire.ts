@@ -27,7 +27,14 @@ export const DataTypeBits = {
 } as const;
 export const DataTypes = Object.keys(DataTypeBits) as (keyof typeof DataTypeBits)[];
 export const DataOrders = ['littleEndian', 'bigEndian'] as const;
-export const RegisterTypes = ['discreteInput', 'coil', 'inputRegister', 'holdingRegister'] as const;
+/** Modbus register types, each with its `readOnly` default (decisions 8: inputs are read-only). */
+export const RegisterReadOnly = {
+  discreteInput: true,
+  coil: false,
+  inputRegister: true,
+  holdingRegister: false,
+} as const;
+export const RegisterTypes = Object.keys(RegisterReadOnly) as (keyof typeof RegisterReadOnly)[];
 export const CustomTypes = ['boolean', 'decimal', 'number'] as const;
 export const Parities = ['none', 'odd', 'even', 'mark', 'space'] as const;
 export const StopBitsValues = ['none', 'one', 'two', 'onePointFive'] as const;

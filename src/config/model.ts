@@ -10,7 +10,7 @@ import type {
   DataTypeBits,
   LastAggregates,
   Parities,
-  RegisterTypes,
+  RegisterReadOnly,
   StopBitsValues,
 } from '../wire.js';
 
@@ -19,7 +19,7 @@ export type Aggregate = (typeof Aggregates)[number];
 export type LastAggregate = (typeof LastAggregates)[number];
 export type DataType = keyof typeof DataTypeBits;
 export type DataOrder = (typeof DataOrders)[number];
-export type RegisterType = (typeof RegisterTypes)[number];
+export type RegisterType = keyof typeof RegisterReadOnly;
 export type CustomType = (typeof CustomTypes)[number];
 
 export type TransmitEvent =

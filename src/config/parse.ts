@@ -9,7 +9,7 @@
  * and unique keys.
  */
 import { isAgentError } from '../errors.js';
-import { BusRecord, CanExtraFields, ChannelRecord, DataTypeBits } from '../wire.js';
+import { BusRecord, CanExtraFields, ChannelRecord, DataTypeBits, RegisterReadOnly } from '../wire.js';
 import { arr, fail, isObject, obj, read, type Rule, type WireObject } from '../reader.js';
 import { type Bus, type Channel, type ChannelConfig, type RejectedChannel } from './model.js';
 
@@ -24,10 +24,7 @@ function parseChannel(value: unknown, at: string, buses: readonly Bus[]): Channe
   if (dataSizeBits > width || (exact && dataSizeBits < width)) {
     fail(`${at}.dataSize`, `${exact ? width : `1..${width}`} bits for ${c.dataType}`, dataSizeBits);
   }
-  if (c.type === 'modbus') {
-    const input = c.registerType === 'discreteInput' || c.registerType === 'inputRegister';
-    return { ...c, dataSizeBits, readOnly: c.readOnly ?? input };
-  }
+  if (c.type === 'modbus') return { ...c, dataSizeBits, readOnly: c.readOnly ?? RegisterReadOnly[c.registerType] };
   if (c.canId === undefined && c.protocol === undefined) fail(`${at}.canId`, 'integer, or a protocol', undefined);
   const o = value as WireObject;
   const protocol = isObject(o['protocol']) ? o['protocol'] : {};
