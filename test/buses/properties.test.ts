@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CanListener } from '../../src/can/listener.js';
-import { decodeData } from '../../src/codec/data.js';
-import { encodeData } from '../../src/codec/encode.js';
-import { isFailure } from '../../src/codec/data.js';
+import { decodeData, encodeData, isFailure } from '../../src/codec/field.js';
 import { DataTypeBits, type DataType } from '../../src/config/model.js';
-import { crc16, crcOk } from '../../src/modbus/rtu-line.js';
+import { crc16, crcOk } from '../../src/modbus/rtu.js';
 import { ModbusMaster, type ModbusResult } from '../../src/modbus/master.js';
 import { DataTypes } from '../../src/wire.js';
 import { RtuSlaveEndpoint } from '../../host-sim/modbus/link.js';

@@ -1,9 +1,6 @@
 import type { DataLayout, DataType } from '../../../src/config/model.js';
 import { DataTypeBits } from '../../../src/config/model.js';
-import { decodeData } from '../../../src/codec/data.js';
-import { encodeData } from '../../../src/codec/encode.js';
-import { isFailure } from '../../../src/codec/data.js';
-import { rawRangeOf } from '../../../src/codec/encode.js';
+import { decodeData, encodeData, isFailure, rawRangeOf, type Decoded } from '../../../src/codec/field.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 
@@ -12,11 +9,11 @@ function layout(dataType: DataType, dataOrder: DataLayout['dataOrder'] = 'bigEnd
 }
 const bytes = (...b: number[]) => Uint8Array.from(b);
 
-function errnoOf(x: unknown): number | undefined {
-  return isFailure(x) ? x.errno : undefined;
+function errnoOf(x: Decoded | undefined): number | undefined {
+  return x !== undefined && isFailure(x) ? x.errno : undefined;
 }
 
-describe('codec/data: decoding (decisions.md section 2)', () => {
+describe('codec/field: decoding (decisions.md section 2)', () => {
   it('decodes every integer width in both orders', () => {
     const w = bytes(0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0);
     assert.equal(decodeData(w, layout('uint8')), 0x12);
@@ -76,7 +73,7 @@ describe('codec/data: decoding (decisions.md section 2)', () => {
   });
 });
 
-describe('codec/encode: desired values (range-checked)', () => {
+describe('codec/field: encoding desired values (range-checked)', () => {
   function encoded(value: Parameters<typeof encodeData>[0], l: DataLayout, size = 8): Uint8Array | number {
     const w = new Uint8Array(size);
     const f = encodeData(value, l, w);
