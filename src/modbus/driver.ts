@@ -98,11 +98,10 @@ export class ModbusChannelDriver implements ChannelDriver {
     if (typeof bus === 'number') return { ok: false, errno: bus };
     const written = await this.#write(bus, raw);
     if (!written.ok) {
-      this.#logger.log('warn', `modbus ${c.key}: write: ${written.reason} (${written.errno})`);
+      this.#logger.log('warn', `modbus ${c.key}: write ${written.reason} (${written.errno})`);
       return { ok: false, errno: written.errno };
     }
-    const sample = this.#toSample(await bus.request({ ...this.#read }));
-    return sample.ok ? { ok: true, value: sample.value } : { ok: false, errno: sample.errno };
+    return { ...this.#toSample(await bus.request(this.#read)) };
   }
 
   async #write(bus: Bus, raw: Value): Promise<ModbusResult | Failure> {

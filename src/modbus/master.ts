@@ -26,24 +26,22 @@
 import { failure, type Failure } from '../codec/field.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, SerialPort, TimerHandle } from '../ports.js';
-import { checkResponse, encodeRequest, exceptionErrno, expectedResponseLength, readLimit } from './rtu.js';
-import { EXCEPTION, GARBLED, MAX_ADU_BYTES, type ModbusRequest } from './rtu.js';
+import type { ModbusBus } from '../config/model.js';
+import { characterMs, checkResponse, encodeRequest, exceptionErrno, expectedResponseLength } from './rtu.js';
+import { EXCEPTION, GARBLED, MAX_ADU_BYTES, readLimit, silentIntervalMs, type ModbusRequest } from './rtu.js';
 
 /** The end of a transaction; read data is a fresh copy that begins at register or coil `address`. */
 export type ModbusResult = { ok: true; data: Uint8Array; address: number } | Failure;
 
-export interface MasterOptions {
-  /** The 3.5-character silent interval (rtu.ts). */
-  silentIntervalMs: number;
-  /** Time on the line per character, to know when a request has left. */
-  characterMs: number;
-  /** Wait for a response after the request has left. Default 300. */
-  responseTimeoutMs?: number;
-  /** Further attempts after the first. Default 2. */
-  retries?: number;
-  /** Requests waiting at most. Default 32. */
-  queueLimit?: number;
-}
+/** The line settings that time a transaction. */
+export type LineSettings = Pick<ModbusBus, 'baudRate' | 'dataBits' | 'parity' | 'stopBits'>;
+
+/** Wait for a response after the request has left the line. */
+export const RESPONSE_TIMEOUT_MS = 300;
+/** Further attempts after the first. */
+export const RETRIES = 2;
+/** Requests waiting at most. */
+export const QUEUE_LIMIT = 32;
 
 interface Pending extends ModbusRequest {
   /** The requesters; several when reads joined. */
@@ -75,13 +73,17 @@ export class ModbusMaster {
   readonly #port: Pick<SerialPort, 'write'>;
   readonly #clock: Clock;
   readonly #logger: Logger;
-  readonly #options: Required<MasterOptions>;
+  /** Time on the line per character, to know when a request has left. */
+  readonly #characterMs: number;
+  /** The 3.5-character silent interval. */
+  readonly #silentMs: number;
 
-  constructor(port: Pick<SerialPort, 'write'>, clock: Clock, logger: Logger, options: MasterOptions) {
+  constructor(port: Pick<SerialPort, 'write'>, clock: Clock, logger: Logger, line: LineSettings) {
     this.#port = port;
     this.#clock = clock;
     this.#logger = logger;
-    this.#options = { responseTimeoutMs: 300, retries: 2, queueLimit: 32, ...options };
+    this.#characterMs = characterMs(line);
+    this.#silentMs = silentIntervalMs(line);
   }
 
   /** Queues a request; resolves when it ends (never rejects). */
@@ -89,7 +91,7 @@ export class ModbusMaster {
     return new Promise((resolve) => {
       if (this.#state === 'closed') return resolve(CLOSED);
       if (r.functionCode <= 4 && this.#join(r, resolve)) return;
-      if (this.#queue.length >= this.#options.queueLimit) return resolve(QUEUE_FULL);
+      if (this.#queue.length >= QUEUE_LIMIT) return resolve(QUEUE_FULL);
       this.#queue.push({ ...r, done: [resolve], attempt: 0, garbled: false });
       if (this.#state === 'idle') this.#next();
     });
@@ -100,7 +102,7 @@ export class ModbusMaster {
     if (this.#state !== 'awaiting') return;
     const rx = this.#rx;
     for (let i = 0; i < bytes.length && this.#rxLength < MAX_ADU_BYTES; i++) rx[this.#rxLength++] = bytes[i] ?? 0;
-    this.#lineFreeAtMs = this.#clock.monotonicMs() + this.#options.silentIntervalMs;
+    this.#lineFreeAtMs = this.#clock.monotonicMs() + this.#silentMs;
     const expected = expectedResponseLength(rx, this.#rxLength);
     if (expected !== 0 && this.#rxLength >= expected) this.#complete(expected);
     else if (this.#rxLength >= MAX_ADU_BYTES) this.#endAttempt(true);
@@ -110,7 +112,7 @@ export class ModbusMaster {
   close(): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#stopTimer();
     const all = this.#queue.splice(0);
     if (this.#current !== undefined) all.push(this.#current);
     for (const p of all) for (const done of p.done) done(CLOSED);
@@ -160,9 +162,9 @@ export class ModbusMaster {
     this.#rxLength = 0;
     this.#state = 'awaiting';
     p.attempt++;
-    const onLineMs = length * this.#options.characterMs;
-    this.#lineFreeAtMs = this.#clock.monotonicMs() + onLineMs + this.#options.silentIntervalMs;
-    this.#timer = this.#clock.setTimer(() => this.#endAttempt(false), onLineMs + this.#options.responseTimeoutMs);
+    const onLineMs = length * this.#characterMs;
+    this.#lineFreeAtMs = this.#clock.monotonicMs() + onLineMs + this.#silentMs;
+    this.#timer = this.#clock.setTimer(() => this.#endAttempt(false), onLineMs + RESPONSE_TIMEOUT_MS);
     try {
       this.#port.write(this.#tx.subarray(0, length));
     } catch (e) {
@@ -182,20 +184,24 @@ export class ModbusMaster {
 
   #endAttempt(garbled: boolean): void {
     const p = this.#current as Pending;
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#stopTimer();
     p.garbled ||= garbled;
     const unit = p.unit;
     const health = this.#health[unit] ?? 0;
-    if (p.attempt <= (health === ABSENT ? 0 : this.#options.retries)) return this.#next();
+    if (p.attempt <= (health === ABSENT ? 0 : RETRIES)) return this.#next();
     if (p.garbled) return this.#finish(GARBLED_ANSWERS);
     const present = health > 0 && health < ABSENT_AFTER_SILENT_REQUESTS;
     this.#health[unit] = present ? health + 1 : ABSENT;
     this.#finish(failure(present ? Errno.ETIMEDOUT : Errno.ENODEV, `unit ${unit}: no answer`));
   }
 
+  #stopTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+  }
+
   #finish(result: ModbusResult): void {
     const p = this.#current as Pending;
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#stopTimer();
     this.#current = undefined;
     for (const done of p.done) done(result);
     this.#next();

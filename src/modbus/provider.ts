@@ -16,14 +16,13 @@ import { Errno } from '../errno.js';
 import type { Clock, Logger, Serial, SerialPort } from '../ports.js';
 import { ModbusChannelDriver } from './driver.js';
 import { ModbusMaster } from './master.js';
-import { characterMs, silentIntervalMs } from './rtu.js';
 
 /** Board wiring of one Modbus bus. */
 export interface ModbusPortConfig {
   /** Serial port name or number (a device path on Node). */
   port: string | number;
   /** RS-485 driver-enable pin, when the board has one. */
-  directionPin?: number;
+  directionPin?: number | undefined;
 }
 
 export interface ModbusProviderOptions {
@@ -64,12 +63,6 @@ export class ModbusProvider implements ChannelDriverProvider {
     return new ModbusChannelDriver(channel, typeof line === 'number' ? line : line.master, this.#options.logger);
   }
 
-  /** The master of an open bus (for tests). */
-  master(busKey: string): ModbusMaster | undefined {
-    const line = this.#lines.get(busKey);
-    return typeof line === 'object' ? line.master : undefined;
-  }
-
   close(): void {
     for (const key of this.#lines.keys()) this.#close(key);
   }
@@ -93,10 +86,7 @@ export class ModbusProvider implements ChannelDriverProvider {
           onError: (e) => logger.log('warn', `modbus: bus ${key}: ${e.message}`),
         },
       );
-      master = new ModbusMaster(port, clock, logger, {
-        characterMs: characterMs(bus),
-        silentIntervalMs: silentIntervalMs(bus),
-      });
+      master = new ModbusMaster(port, clock, logger, bus);
       logger.log('info', `modbus: bus ${key} on ${name} at ${baudRate}`);
       return { port, master };
     } catch (e) {

@@ -25,16 +25,16 @@ function withCrc(bytes: number[]): number[] {
 async function readWhile(count: number, chunks: number[][]): Promise<ModbusResult> {
   const clock = new FakeClock();
   const master = new ModbusMaster({ write: () => undefined }, clock, new FakeLogger(), {
-    characterMs: 1,
-    silentIntervalMs: 4,
-    responseTimeoutMs: 50,
-    retries: 0,
+    baudRate: 9600,
+    dataBits: 8,
+    parity: 'none',
+    stopBits: 'one',
   });
   let result: ModbusResult | undefined;
   void master.request({ unit: 1, functionCode: 3, address: 0, count }).then((r) => (result = r));
   await clock.advanceAsync(0);
   for (const c of chunks) master.onData(Uint8Array.from(c));
-  await clock.advanceAsync(1000);
+  await clock.advanceAsync(3000);
   assert.ok(result !== undefined, 'every request ends');
   return result;
 }

@@ -1,6 +1,6 @@
 import { Errno } from '../../../src/errno.js';
 import { crc16 } from '../../../src/modbus/rtu.js';
-import { ModbusMaster, type ModbusResult } from '../../../src/modbus/master.js';
+import { ModbusMaster, QUEUE_LIMIT, RESPONSE_TIMEOUT_MS, type ModbusResult } from '../../../src/modbus/master.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { FakeSerial, type FakeSerialPort } from '../../fakes/fake-serial.js';
@@ -17,18 +17,13 @@ describe('modbus/master: transactions on the Clock', () => {
   let master: ModbusMaster;
   const charMs = 10 / 9.6;
   const silentMs = 3.5 * charMs;
+  const line = { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 'one' } as const;
 
   beforeEach(() => {
     clock = new FakeClock();
     const serial = new FakeSerial();
     port = serial.open({ port: 1, baudRate: 9600 }, { onData: (b) => master.onData(b) });
-    master = new ModbusMaster(port, clock, new FakeLogger(), {
-      characterMs: charMs,
-      silentIntervalMs: silentMs,
-      responseTimeoutMs: 100,
-      retries: 2,
-      queueLimit: 2,
-    });
+    master = new ModbusMaster(port, clock, new FakeLogger(), line);
   });
 
   function track(p: Promise<ModbusResult>): { result: ModbusResult | undefined } {
@@ -62,7 +57,7 @@ describe('modbus/master: transactions on the Clock', () => {
 
   it('retries an unanswered request, then reports an absent device with -ENODEV', async () => {
     const r = track(master.request({ unit: 9, functionCode: 4, address: 0, count: 1 }));
-    await clock.advanceAsync(8 * charMs + 100 - 1);
+    await clock.advanceAsync(8 * charMs + RESPONSE_TIMEOUT_MS - 1);
     assert.equal(port.written.length, 1);
     await clock.advanceAsync(1000);
     assert.equal(port.written.length, 3, 'first attempt and two retries');
@@ -107,8 +102,9 @@ describe('modbus/master: transactions on the Clock', () => {
     const first = track(master.request({ unit: 1, functionCode: 3, address: 0, count: 1 }));
     await clock.advanceAsync(0);
     const waiting = track(master.request({ unit: 1, functionCode: 4, address: 0, count: 1 }));
-    void master.request({ unit: 2, functionCode: 4, address: 0, count: 1 });
-    const refused = await master.request({ unit: 3, functionCode: 3, address: 0, count: 1 });
+    for (let unit = 2; unit <= QUEUE_LIMIT; unit++)
+      void master.request({ unit, functionCode: 4, address: 0, count: 1 });
+    const refused = await master.request({ unit: 99, functionCode: 3, address: 0, count: 1 });
     assert.deepEqual(refused, { ok: false, errno: Errno.EIO, reason: 'queue full' });
     const joined = track(master.request({ unit: 1, functionCode: 4, address: 1, count: 1 }));
     await clock.advanceAsync(0);
@@ -130,7 +126,6 @@ describe('modbus/master: transactions on the Clock', () => {
   it('joins reads of one unit and function that touch or overlap, never across a gap', async () => {
     const read = (unit: number, functionCode: 1 | 3 | 4, address: number, count: number) =>
       track(master.request({ unit, functionCode, address, count }));
-    master = new ModbusMaster(port, clock, new FakeLogger(), { characterMs: charMs, silentIntervalMs: silentMs });
     const a = read(1, 3, 0, 2);
     const b = read(1, 3, 4, 2);
     const c = read(1, 3, 2, 2); // touches both: one read of 0..5
@@ -167,7 +162,6 @@ describe('modbus/master: transactions on the Clock', () => {
   });
 
   it('joins reads only up to the function code quantity limit', async () => {
-    master = new ModbusMaster(port, clock, new FakeLogger(), { characterMs: charMs, silentIntervalMs: silentMs });
     for (let i = 0; i < 130; i++) void master.request({ unit: 1, functionCode: 3, address: i, count: 1 });
     await clock.advanceAsync(0);
     assert.deepEqual(Array.from(port.written[0]?.subarray(0, 6) ?? []), [1, 3, 0, 0, 0, 125]);
