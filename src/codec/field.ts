@@ -63,9 +63,12 @@ export interface Bits64 {
 export const isIntegerType = (type: DataType): boolean => type.includes('int');
 const isSigned = (type: DataType): boolean => type.startsWith('int');
 
-/** True when `sizeBits` bits at `offsetBits` lie inside a window of `windowBytes` bytes. */
+/**
+ * True when `sizeBits` bits at `offsetBits` lie inside a window of `windowBytes`
+ * bytes (the channel list's parser bounds the field: offset >= 0, size 1 to 64).
+ */
 export function fitsWindow(windowBytes: number, offsetBits: number, sizeBits: number): boolean {
-  return offsetBits >= 0 && sizeBits >= 1 && sizeBits <= 64 && offsetBits + sizeBits <= windowBytes * 8;
+  return offsetBits + sizeBits <= windowBytes * 8;
 }
 
 /** Window bit (byte index * 8 + shift) of the field bit of significance `s`. */
@@ -159,7 +162,7 @@ function toBits(value: Value, type: DataType, sizeBits: number): Bits64 | Failur
   }
   if (!isIntegerType(type)) {
     if (typeof value !== 'number') return WRONG_TYPE;
-    if (!Number.isFinite(value) || (type === 'float32' && Math.abs(value) > FLOAT32_MAX)) return OUT_OF_RANGE;
+    if (!Number.isFinite(type === 'float32' ? Math.fround(value) : value)) return OUT_OF_RANGE;
     if (type === 'float32') {
       view.setFloat32(0, value);
       return bits(0, view.getUint32(0));

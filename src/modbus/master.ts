@@ -70,7 +70,7 @@ export class ModbusMaster {
   readonly #rx = new Uint8Array(MAX_ADU_BYTES);
   #rxLength = 0;
   #lineFreeAtMs = -Infinity;
-  readonly #port: Pick<SerialPort, 'write'>;
+  readonly #port: Pick<SerialPort, 'write' | 'close'>;
   readonly #clock: Clock;
   readonly #logger: Logger;
   /** Time on the line per character, to know when a request has left. */
@@ -78,7 +78,7 @@ export class ModbusMaster {
   /** The 3.5-character silent interval. */
   readonly #silentMs: number;
 
-  constructor(port: Pick<SerialPort, 'write'>, clock: Clock, logger: Logger, line: LineSettings) {
+  constructor(port: Pick<SerialPort, 'write' | 'close'>, clock: Clock, logger: Logger, line: LineSettings) {
     this.#port = port;
     this.#clock = clock;
     this.#logger = logger;
@@ -108,11 +108,12 @@ export class ModbusMaster {
     else if (this.#rxLength >= MAX_ADU_BYTES) this.#endAttempt(true);
   }
 
-  /** Ends every pending request with -EIO and stops. */
+  /** Ends every pending request with -EIO, stops and closes the port. */
   close(): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
     this.#stopTimer();
+    this.#port.close();
     const all = this.#queue.splice(0);
     if (this.#current !== undefined) all.push(this.#current);
     for (const p of all) for (const done of p.done) done(CLOSED);
@@ -124,23 +125,21 @@ export class ModbusMaster {
     const queue = this.#queue;
     for (let i = 0; i < queue.length; i++) {
       const p = queue[i] as Pending;
-      const from = into ?? r;
-      const start = Math.min(p.address, from.address);
-      const end = Math.max(p.address + p.count, from.address + from.count);
-      const touches = p.address <= from.address + from.count && from.address <= p.address + p.count;
-      if (p.unit !== r.unit || p.functionCode !== r.functionCode || !touches || end - start > readLimit(r.functionCode))
-        continue;
-      p.address = start;
-      p.count = end - start;
+      const a = into ?? r;
+      const start = Math.min(p.address, a.address);
+      const count = Math.max(p.address + p.count, a.address + a.count) - start;
+      // Two ranges touch or overlap when together they span no more than apart.
+      if (p.unit !== r.unit || p.functionCode !== r.functionCode || count > p.count + a.count) continue;
+      if (count > readLimit(r.functionCode)) continue;
       if (into === undefined) {
         p.done.push(done);
         into = p;
       } else {
-        into.address = start;
-        into.count = end - start;
         into.done.push(...p.done);
         queue.splice(i--, 1);
       }
+      into.address = start;
+      into.count = count;
     }
     return into !== undefined;
   }

@@ -13,7 +13,7 @@ import type { ChannelDriverProvider } from '../agent/driver.js';
 import type { Channel, ChannelConfig, ModbusBus } from '../config/model.js';
 import { AgentError } from '../errors.js';
 import { Errno } from '../errno.js';
-import type { Clock, Logger, Serial, SerialPort } from '../ports.js';
+import type { Clock, Logger, Serial } from '../ports.js';
 import { ModbusChannelDriver } from './driver.js';
 import { ModbusMaster } from './master.js';
 
@@ -33,8 +33,8 @@ export interface ModbusProviderOptions {
   ports: Readonly<Record<string, ModbusPortConfig>>;
 }
 
-/** An open bus, or the error number of one that is not. */
-type Line = { port: SerialPort; master: ModbusMaster } | number;
+/** The master of an open bus, or the error number of one that is not. */
+type Line = ModbusMaster | number;
 
 export class ModbusProvider implements ChannelDriverProvider {
   readonly types = ['modbus'] as const;
@@ -60,7 +60,7 @@ export class ModbusProvider implements ChannelDriverProvider {
     if (channel.type !== 'modbus') throw new AgentError('internal', `modbus: got a ${channel.type} channel`);
     let line = this.#lines.get(channel.bus);
     if (line === undefined) this.#lines.set(channel.bus, (line = this.#open(channel.bus)));
-    return new ModbusChannelDriver(channel, typeof line === 'number' ? line : line.master, this.#options.logger);
+    return new ModbusChannelDriver(channel, line, this.#options.logger);
   }
 
   close(): void {
@@ -88,7 +88,7 @@ export class ModbusProvider implements ChannelDriverProvider {
       );
       master = new ModbusMaster(port, clock, logger, bus);
       logger.log('info', `modbus: bus ${key} on ${name} at ${baudRate}`);
-      return { port, master };
+      return master;
     } catch (e) {
       logger.log('error', `modbus: bus ${key}: ${e instanceof Error ? e.message : String(e)}`);
       return Errno.EIO;
@@ -98,8 +98,6 @@ export class ModbusProvider implements ChannelDriverProvider {
   #close(key: string): void {
     const line = this.#lines.get(key);
     this.#lines.delete(key);
-    if (typeof line !== 'object') return;
-    line.master.close();
-    line.port.close();
+    if (typeof line === 'object') line.close();
   }
 }

@@ -24,7 +24,7 @@ function withCrc(bytes: number[]): number[] {
 /** Runs one FC 3 read of `count` registers while `chunks` arrive; returns the result. */
 async function readWhile(count: number, chunks: number[][]): Promise<ModbusResult> {
   const clock = new FakeClock();
-  const master = new ModbusMaster({ write: () => undefined }, clock, new FakeLogger(), {
+  const master = new ModbusMaster({ write: () => undefined, close: () => undefined }, clock, new FakeLogger(), {
     baudRate: 9600,
     dataBits: 8,
     parity: 'none',
