@@ -28,7 +28,6 @@
 import type { Value } from '../agent/driver.js';
 import type { DataLayout, DataType } from '../config/model.js';
 import { Errno } from '../errno.js';
-import type { RawRange } from './scale.js';
 
 /** Why a bus value was not read or written; it is also an error Sample. */
 export interface Failure {
@@ -179,19 +178,4 @@ function toBits(value: Value, type: DataType, sizeBits: number): Bits64 | Failur
   if (v < (isSigned(type) ? -(1n << width) : 0n) || v >= 1n << width) return OUT_OF_RANGE;
   const u = BigInt.asUintN(sizeBits, v);
   return bits(Number(u >> 32n), Number(u & 0xffffffffn));
-}
-
-/** Largest finite float32. */
-export const FLOAT32_MAX = 3.4028234663852886e38;
-
-/**
- * The raw range of a field for the agent's inverse scaling (`rawRange` of
- * src/agent/driver.ts), or undefined when any finite number (or a boolean) fits.
- * Beyond 53 bits a double cannot count every integer; `encodeData` checks exactly.
- */
-export function rawRangeOf({ dataType, dataSizeBits }: DataLayout): RawRange | undefined {
-  const b = Math.min(dataSizeBits, 53);
-  if (isSigned(dataType)) return { min: -(2 ** (b - 1)), max: 2 ** (b - 1) - 1, integer: true };
-  if (isIntegerType(dataType)) return { min: 0, max: 2 ** b - 1, integer: true };
-  return dataType === 'float32' ? { min: -FLOAT32_MAX, max: FLOAT32_MAX, integer: false } : undefined;
 }

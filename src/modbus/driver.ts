@@ -8,16 +8,17 @@
  * error is logged when it differs from the previous scan's, not on every scan.
  *
  * `applyDesired(raw)` (coils and holding registers that are not read-only; else
- * -EROFS) takes the raw value after the agent's inverse scaling, encodes it
- * (range-checked again), writes it and answers with a read-back. Coil fields
+ * -EROFS) takes the raw value after the agent's inverse scaling; the encoder
+ * rounds it to a count and checks it against the field's exact range (-ERANGE),
+ * so the driver gives the agent no `rawRange` to check twice. Then the write,
+ * and a read-back that is the answer. Coil fields
  * write `dataSize` coils from `registerAddress + dataOffset` (FC 5 or 15). A
  * register field is written over the registers it touches (FC 6 or 16); a field
  * that does not cover them whole is read first (FC 3) so that the other bits
  * stay as they are.
  */
 import type { ChannelDriver, Sample, Value } from '../agent/driver.js';
-import { decodeData, encodeData, isFailure, rawRangeOf, type Failure } from '../codec/field.js';
-import type { RawRange } from '../codec/scale.js';
+import { decodeData, encodeData, isFailure, type Failure } from '../codec/field.js';
 import type { ModbusChannel } from '../config/model.js';
 import { AgentError } from '../errors.js';
 import { Errno } from '../errno.js';
@@ -31,7 +32,6 @@ const readFunction = { coil: 1, discreteInput: 2, holdingRegister: 3, inputRegis
 export type Bus = Pick<ModbusMaster, 'request'>;
 
 export class ModbusChannelDriver implements ChannelDriver {
-  readonly rawRange?: RawRange;
   readonly #channel: ModbusChannel;
   /** The bus's master, or the error number of a bus that has none. */
   readonly #bus: Bus | number;
@@ -58,8 +58,6 @@ export class ModbusChannelDriver implements ChannelDriver {
       throw new AgentError('config.invalid', `modbus ${channel.key}: field beyond one request`);
     }
     this.#read = { unit: channel.deviceAddress, functionCode, address, count };
-    const range = rawRangeOf(channel);
-    if (range !== undefined) this.rawRange = range;
   }
 
   sample(): Promise<Sample> | Sample {

@@ -1,6 +1,6 @@
 import type { DataLayout, DataType } from '../../../src/config/model.js';
 import { DataTypeBits } from '../../../src/config/model.js';
-import { decodeData, encodeData, isFailure, rawRangeOf, type Decoded } from '../../../src/codec/field.js';
+import { decodeData, encodeData, isFailure, type Decoded } from '../../../src/codec/field.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 
@@ -125,21 +125,18 @@ describe('codec/field: encoding desired values (range-checked)', () => {
     assert.equal(encoded('1', layout('float32')), Errno.EINVAL);
   });
 
-  it('rounds integer values to the nearest count', () => {
+  it('rounds integer values to the nearest count, then checks the exact bounds of dataSize bits', () => {
     const w = encoded(124.99999999999999, layout('uint16'));
     assert.ok(w instanceof Uint8Array);
     assert.equal(decodeData(w, layout('uint16')), 125);
-  });
-});
-
-describe('codec/raw-range: what the agent may pass after inverse scaling', () => {
-  it('bounds integers by dataSize and float32 by its finite range', () => {
-    const l = (dataType: DataType, size?: number) => layout(dataType, 'bigEndian', 0, size);
-    assert.deepEqual(rawRangeOf(l('uint16')), { min: 0, max: 65535, integer: true });
-    assert.deepEqual(rawRangeOf(l('int8', 4)), { min: -8, max: 7, integer: true });
-    assert.deepEqual(rawRangeOf(l('uint64')), { min: 0, max: 2 ** 53 - 1, integer: true });
-    assert.equal(rawRangeOf(l('float32'))?.max, 3.4028234663852886e38);
-    assert.equal(rawRangeOf(l('float64')), undefined);
-    assert.equal(rawRangeOf(l('bool')), undefined);
+    const nibble = layout('int8', 'bigEndian', 0, 4);
+    assert.equal(decodeData(encoded(7.4, nibble) as Uint8Array, nibble), 7);
+    assert.equal(decodeData(encoded(-8.4, nibble) as Uint8Array, nibble), -8);
+    assert.equal(encoded(7.5, nibble), Errno.ERANGE);
+    assert.equal(encoded(-8.6, nibble), Errno.ERANGE);
+    assert.equal(decodeData(encoded(-0.4, layout('uint16')) as Uint8Array, layout('uint16')), 0);
+    const big = layout('uint64');
+    assert.equal(decodeData(encoded(2 ** 60, big) as Uint8Array, big), 2 ** 60, 'beyond 2^53 a double is exact');
+    assert.equal(encoded(3.4028235e38, layout('float32')) instanceof Uint8Array, true, 'rounds to the largest float32');
   });
 });
