@@ -1,6 +1,6 @@
 /**
  * Core cost per sample: decode (a uint16 from a Modbus-style register window,
- * src/codec/data.ts), scale, transmit decision, and enqueue (record encoding,
+ * src/codec/field.ts), scale, transmit decision, and enqueue (record encoding,
  * batching, outbox) through the agent's own ChannelSlot, Reporter, Batcher and
  * Outbox, against a naive peer measured in the same run, written the way a
  * competent engineer would without the agent's machinery: one DataView per
@@ -12,7 +12,7 @@
 import { ChannelSlot, slotContext, type SampleSink } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { Sample } from '../../src/agent/driver.js';
-import { decodeData, isFailure, type Decoded } from '../../src/codec/data.js';
+import { decodeData, isFailure, type Decoded } from '../../src/codec/field.js';
 import type { Channel, TransmitEvent } from '../../src/config/model.js';
 import { Batcher, byteLength, defaultBatchOptions } from '../../src/report/batcher.js';
 import { encodeStateValue } from '../../src/report/records.js';

@@ -10,7 +10,7 @@
  * one endpoint.
  */
 import type { Clock, Serial, SerialHandlers, SerialOptions, SerialPort, TimerHandle } from '../../src/ports.js';
-import { appendCrc } from '../../src/modbus/rtu-line.js';
+import { appendCrc } from '../../src/modbus/rtu.js';
 import { FaultScript } from './faults.js';
 import type { ModbusSlave } from './slave.js';
 

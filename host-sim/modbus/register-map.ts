@@ -17,7 +17,7 @@
  * addresses exist: anything else answers exception 02 (illegal data address).
  * `faults` are scripted faults (src: host-sim/modbus/faults.ts).
  */
-import { encodeData } from '../../src/codec/encode.js';
+import { encodeData } from '../../src/codec/field.js';
 import type { DataType } from '../../src/config/model.js';
 import { asArray, asObject, optBoolean, optEnum, reqNumber } from '../../src/reader.js';
 import { AgentError } from '../../src/errors.js';

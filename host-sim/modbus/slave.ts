@@ -6,7 +6,7 @@
  * other than 0xFF00 / 0x0000 for FC 5, or a bad quantity, answers exception 03;
  * unsupported function codes answer exception 01.
  */
-import { appendCrc, crcOk } from '../../src/modbus/rtu-line.js';
+import { appendCrc, crcOk } from '../../src/modbus/rtu.js';
 import type { DeviceTables, RegisterMap } from './register-map.js';
 
 const u16 = (b: Uint8Array, i: number): number => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);

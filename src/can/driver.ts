@@ -11,8 +11,8 @@
  * (`undefined`, nothing to say yet).
  */
 import type { ChannelDriver, Sample, Value } from '../agent/driver.js';
-import { fitsWindow, readBits, type Bits64 } from '../codec/bits.js';
-import { decodeBits, isFailure, isIntegerType, SHORT_DATA, type CodecFailure } from '../codec/data.js';
+import { decodeBits, fitsWindow, isFailure, isIntegerType, readBits, SHORT_DATA } from '../codec/field.js';
+import type { Bits64, Decoded } from '../codec/field.js';
 import type { CanChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import type { Clock } from '../ports.js';
@@ -59,10 +59,10 @@ export class CanChannelDriver implements ChannelDriver {
 
   close(): void {}
 
-  private decode(payload: Uint8Array): Value | CodecFailure {
+  private decode(payload: Uint8Array): Decoded {
     const c = this.channel;
     if (!fitsWindow(payload.length, c.dataOffsetBits, c.dataSizeBits)) return SHORT_DATA;
-    const bits = readBits(payload, c.dataOffsetBits, c.dataSizeBits, c.dataOrder, scratch);
+    const bits = readBits(payload, c.dataOffsetBits, c.dataSizeBits, c.dataOrder === 'bigEndian', scratch);
     if (this.j1939 && (isIntegerType(c.dataType) || c.dataType === 'bool')) {
       const indicator = j1939Indicator(bits, c.dataSizeBits);
       if (indicator !== undefined) return indicator;

@@ -13,17 +13,16 @@
  * Only integer and bool fields of J1939 channels are checked; 1-bit fields have
  * no such values.
  */
-import type { Bits64 } from '../codec/bits.js';
-import { CodecFailure } from '../codec/data.js';
+import { failure, type Bits64, type Failure } from '../codec/field.js';
 import { Errno } from '../errno.js';
 
 /** The sender marks the parameter "not available" (all ones). */
-export const NOT_AVAILABLE = new CodecFailure(Errno.EOPNOTSUPP, 'J1939 parameter not available');
+export const NOT_AVAILABLE = failure(Errno.EOPNOTSUPP, 'J1939 parameter not available');
 /** The sender marks the parameter as in error. */
-export const ERROR_INDICATOR = new CodecFailure(Errno.EIO, 'J1939 error indicator');
+export const ERROR_INDICATOR = failure(Errno.EIO, 'J1939 error indicator');
 
 /** The failure a J1939 field's raw bits signal, or undefined for a valid value. */
-export function j1939Indicator(bits: Bits64, sizeBits: number): CodecFailure | undefined {
+export function j1939Indicator(bits: Bits64, sizeBits: number): Failure | undefined {
   if (sizeBits < 2) return undefined;
   if (sizeBits < 8) {
     const all = (1 << sizeBits) - 1;

@@ -40,7 +40,7 @@ export type RawResult = { ok: true; raw: number } | { ok: false; errno: number }
  */
 export function valueToRaw(value: number, gain: number, offset: number, range?: RawRange): RawResult {
   if (!Number.isFinite(value)) return { ok: false, errno: Errno.EINVAL };
-  let raw = gain === 1 && offset === 0 ? value : (value - offset) / gain;
+  let raw = (value - offset) / gain; // exact when gain is 1 and offset 0
   if (!Number.isFinite(raw)) return { ok: false, errno: Errno.ERANGE };
   if (range === undefined) return { ok: true, raw };
   const slack = range.integer ? 0.5 : 1e-9 * Math.max(1, Math.abs(range.max - range.min));

@@ -1,101 +1,129 @@
 /**
  * The driver of one `modbus` channel (src/agent/driver.ts).
  *
- * `sample()` returns a Promise: the agent calls it at the channel's scan
- * interval, the bus scanner reads the channel's registers (merged with the
- * other channels due at that moment) and the promise resolves with the scaled
- * RAW value or the error of that read (the agent scales, src/codec/scale.ts). A sample never waits on an older read twice:
- * while a read is running, further calls join it. The driver reuses two sample
- * objects, so steady scanning allocates nothing here.
+ * `sample()` asks the bus's master for the channel's coils or registers (joined
+ * with the other reads due at that moment, master.ts) and resolves with the
+ * RAW value or the read's error (the agent scales, src/codec/scale.ts). Two
+ * sample objects are reused, so steady scanning allocates nothing here. An
+ * error is logged when it differs from the previous scan's, not on every scan.
  *
- * `applyDesired(raw)` (coils and holding registers that are not read-only)
- * takes the raw value after the agent's inverse scaling (bounded by `rawRange`):
- * encoding (range-checked again), the write, then a read-back whose raw value is
- * the answer. A read-only channel or register type answers -EROFS.
+ * `applyDesired(raw)` (coils and holding registers that are not read-only; else
+ * -EROFS) takes the raw value after the agent's inverse scaling; the encoder
+ * rounds it to a count and checks it against the field's exact range (-ERANGE),
+ * so the driver gives the agent no `rawRange` to check twice. Then the write,
+ * and a read-back that is the answer. Coil fields
+ * write `dataSize` coils from `registerAddress + dataOffset` (FC 5 or 15). A
+ * register field is written over the registers it touches (FC 6 or 16); a field
+ * that does not cover them whole is read first (FC 3) so that the other bits
+ * stay as they are.
  */
-import { errorSample, type ChannelDriver, type Sample, type Value } from '../agent/driver.js';
-import { rawRangeOf } from '../codec/encode.js';
-import type { RawRange } from '../codec/scale.js';
-import { isFailure } from '../codec/data.js';
+import type { ChannelDriver, Sample, Value } from '../agent/driver.js';
+import { decodeData, encodeData, isFailure, type Failure } from '../codec/field.js';
 import type { ModbusChannel } from '../config/model.js';
+import { AgentError } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Logger } from '../ports.js';
-import { decodePoint, pointOf, type ModbusPoint, type ModbusScanner } from './scan.js';
-import type { PointRead } from './scan.js';
-import { writable, writePoint } from './write.js';
+import type { ModbusMaster, ModbusResult } from './master.js';
+import { readLimit, type ModbusRequest } from './rtu.js';
 
-/** The bus a driver reads through (its scanner, which holds its master), or why it has none. */
-export type BusAccess = ModbusScanner | { errno: number };
+const readFunction = { coil: 1, discreteInput: 2, holdingRegister: 3, inputRegister: 4 } as const;
+
+/** The part of the bus's master a channel uses. */
+export type Bus = Pick<ModbusMaster, 'request'>;
 
 export class ModbusChannelDriver implements ChannelDriver {
-  private readonly point: ModbusPoint;
-  private readonly value: { ok: true; value: Value } = { ok: true, value: 0 };
-  private readonly error: { ok: false; errno: number } = { ok: false, errno: 0 };
-  private closed = false;
-  readonly rawRange?: RawRange;
-  private lastErrno = 0;
+  readonly #channel: ModbusChannel;
+  /** The bus's master, or the error number of a bus that has none. */
+  readonly #bus: Bus | number;
+  readonly #logger: Logger;
+  /** The channel's read. */
+  readonly #read: ModbusRequest;
+  /** Coils and discrete inputs: one bit per address. */
+  readonly #bits: boolean;
+  readonly #value: { ok: true; value: Value } = { ok: true, value: 0 };
+  readonly #error: { ok: false; errno: number } = { ok: false, errno: 0 };
+  #lastErrno = 0;
 
-  constructor(
-    private readonly channel: ModbusChannel,
-    private readonly bus: BusAccess,
-    private readonly logger: Logger,
-  ) {
-    this.point = pointOf(channel);
-    const range = rawRangeOf(channel);
-    if (range !== undefined) this.rawRange = range;
+  /** Throws AgentError `config.invalid` when the channel's field cannot be read in one request. */
+  constructor(channel: ModbusChannel, bus: Bus | number, logger: Logger) {
+    this.#channel = channel;
+    this.#bus = bus;
+    this.#logger = logger;
+    const functionCode = readFunction[channel.registerType];
+    this.#bits = functionCode <= 2;
+    const end = channel.dataOffsetBits + channel.dataSizeBits;
+    const count = this.#bits ? end : Math.ceil(end / 16);
+    const address = channel.registerAddress;
+    if (count > readLimit(functionCode) || address + count > 65536) {
+      throw new AgentError('config.invalid', `modbus ${channel.key}: field beyond one request`);
+    }
+    this.#read = { unit: channel.deviceAddress, functionCode, address, count };
   }
 
   sample(): Promise<Sample> | Sample {
-    if ('errno' in this.bus) return this.fail(this.bus.errno, 'bus unavailable');
-    if (this.closed) return this.fail(Errno.EIO, 'closed');
-    return this.bus.read(this.point).then((read) => this.toSample(read));
+    const bus = this.#bus;
+    if (typeof bus === 'number') return this.#fail(bus, 'bus unavailable');
+    return bus.request(this.#read).then((result) => this.#toSample(result));
   }
 
-  close(): void {
-    this.closed = true;
+  /** Nothing to release: the bus and its master belong to the provider. */
+  close(): void {}
+
+  #toSample(result: ModbusResult): Sample {
+    if (!result.ok) return this.#fail(result.errno, result.reason);
+    const at = (this.#read.address - result.address) * (this.#bits ? 1 : 16);
+    const decoded = decodeData(result.data, this.#channel, at, this.#bits);
+    if (isFailure(decoded)) return this.#fail(decoded.errno, decoded.reason);
+    this.#lastErrno = 0;
+    this.#value.value = decoded;
+    return this.#value;
   }
 
-  private toSample(read: PointRead): Sample {
-    if (!read.result.ok) return this.fail(read.result.errno, read.result.reason);
-    const decoded = decodePoint(this.channel, this.point, read.readAddress, read.result.data);
-    if (isFailure(decoded)) return this.fail(decoded.errno, decoded.reason);
-    this.lastErrno = 0;
-    this.value.value = decoded;
-    return this.value;
-  }
-
-  /** An error sample; logs once per change of error, so a dead device does not flood the log. */
-  private fail(errno: number, reason: string): Sample {
-    if (errno !== this.lastErrno) {
-      this.lastErrno = errno;
-      this.logger.log('warn', `modbus: channel ${this.channel.key}: ${reason}`, {
-        channel: this.channel.key,
-        unit: this.channel.deviceAddress,
-        errno,
-      });
+  #fail(errno: number, reason: string): Sample {
+    if (errno !== this.#lastErrno) {
+      this.#lastErrno = errno;
+      this.#logger.log('warn', `modbus ${this.#channel.key}: ${reason} (${errno})`);
     }
-    this.error.errno = errno;
-    return this.error;
+    this.#error.errno = errno;
+    return this.#error;
   }
 
-  async applyDesired(desired: Value): Promise<Sample> {
-    if (!writable(this.channel)) return errorSample(Errno.EROFS);
-    if ('errno' in this.bus) return errorSample(this.bus.errno);
-    const written = await writePoint(this.bus.master, this.channel, this.point, desired);
+  async applyDesired(raw: Value): Promise<Sample> {
+    const c = this.#channel;
+    const bus = this.#bus;
+    if (c.readOnly || (c.registerType !== 'coil' && c.registerType !== 'holdingRegister'))
+      return { ok: false, errno: Errno.EROFS };
+    if (typeof bus === 'number') return { ok: false, errno: bus };
+    const written = await this.#write(bus, raw);
     if (!written.ok) {
-      this.logger.log('warn', `modbus: write of ${this.channel.key} failed: ${written.reason}`, {
-        channel: this.channel.key,
-        errno: written.errno,
-      });
-      return errorSample(written.errno);
+      this.#logger.log('warn', `modbus ${c.key}: write ${written.reason} (${written.errno})`);
+      return { ok: false, errno: written.errno };
     }
-    const read = await this.bus.master.request({
-      unit: this.point.unit,
-      functionCode: this.point.readFunction,
-      address: this.point.address,
-      count: this.point.count,
-    });
-    const sample = this.toSample({ result: read, readAddress: this.point.address });
-    return sample.ok ? { ok: true, value: sample.value } : errorSample(sample.errno);
+    return { ...this.#toSample(await bus.request(this.#read)) };
+  }
+
+  async #write(bus: Bus, raw: Value): Promise<ModbusResult | Failure> {
+    const c = this.#channel;
+    const { dataOffsetBits: offset, dataSizeBits: size, deviceAddress: unit } = c;
+    if (this.#bits) {
+      const data = new Uint8Array(Math.ceil(size / 8));
+      const refused = encodeData(raw, { ...c, dataOffsetBits: 0 }, data, true);
+      if (refused !== undefined) return refused;
+      const address = c.registerAddress + offset;
+      if (size > 1) return bus.request({ unit, functionCode: 15, address, count: size, data });
+      return bus.request({ unit, functionCode: 5, address, count: 1, data: Uint8Array.of(data[0] ? 0xff : 0, 0) });
+    }
+    const first = offset >> 4;
+    const count = ((offset + size + 15) >> 4) - first;
+    const address = c.registerAddress + first;
+    let data = new Uint8Array(count * 2);
+    if (offset % 16 !== 0 || size % 16 !== 0) {
+      const read = await bus.request({ unit, functionCode: 3, address, count });
+      if (!read.ok) return read;
+      data = read.data.slice((address - read.address) * 2, (address - read.address + count) * 2);
+    }
+    const refused = encodeData(raw, { ...c, dataOffsetBits: offset - first * 16 }, data);
+    if (refused !== undefined) return refused;
+    return bus.request({ unit, functionCode: count === 1 ? 6 : 16, address, count, data });
   }
 }

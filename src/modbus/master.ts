@@ -4,228 +4,205 @@
  * within a response timeout, retried, and ended with data or an error number
  * (decisions.md section 4). Everything runs on the injected Clock.
  *
- * A response's end is found from its length (function code and byte count) and
- * then its CRC is checked; host UARTs and USB adapters deliver bytes in chunks
- * with their own latency, so gaps inside a response are not held against it.
- * Bytes that arrive while no request is outstanding are dropped and counted.
+ * Reads share requests: a read queued while another of the same unit and
+ * function code waits, and whose range touches or overlaps it, joins it (up to
+ * the function code's quantity limit), so channels due at the same moment cost
+ * as few requests as contiguous registers allow. Gaps are never bridged: a
+ * device may answer an address it does not have with exception 02, which would
+ * fail both channels. A read's data begins at the result's `address`.
  *
- * Absence. Each unit address is unknown until it first answers anything
- * believable (data, an echo or an exception), then present. A request that
- * gets no believable answer in all its attempts ("silent"):
- * - from a present device reports -ETIMEDOUT; after 3 silent requests in a row
- *   the device becomes absent;
- * - from an unknown device (never answered since the bus opened) makes it
- *   absent at once;
- * - from an absent device reports -ENODEV. Absent devices get one attempt per
- *   request, no retries, so that they cost the rest of the bus one response
- *   timeout per scan at most. Any believable answer makes the device present.
- * Garbled answers (bad CRC, wrong length) in every attempt report -EIO: the
- * line is bad but something is there.
+ * A response's end is found from its length (function code and byte count),
+ * then its CRC is checked; gaps inside a response (USB adapters deliver bytes
+ * in chunks) are not held against it. Bytes while no request waits are dropped.
+ *
+ * Absence. A unit is unknown until it first answers anything believable (data,
+ * an echo or an exception), then present. A request with no believable answer
+ * in all its attempts ("silent") reports -ETIMEDOUT from a present unit; after
+ * 3 silent requests in a row, or at once from a unit never heard, the unit is
+ * absent: -ENODEV, one attempt per request (no retries) until it answers.
+ * Garbled answers in every attempt report -EIO: the line is bad but something
+ * is there.
  */
+import { failure, type Failure } from '../codec/field.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, SerialPort, TimerHandle } from '../ports.js';
-import { checkResponse, encodeRequest, exceptionErrno, expectedResponseLength } from './frames.js';
-import { MAX_ADU_BYTES, type ModbusRequest } from './frames.js';
+import type { ModbusBus } from '../config/model.js';
+import { characterMs, checkResponse, encodeRequest, exceptionErrno, expectedResponseLength } from './rtu.js';
+import { EXCEPTION, GARBLED, MAX_ADU_BYTES, readLimit, silentIntervalMs, type ModbusRequest } from './rtu.js';
 
-/** The end of one transaction. Read data is a fresh copy of the window. */
-export type ModbusResult = { ok: true; data: Uint8Array } | { ok: false; errno: number; reason: string };
+/** The end of a transaction; read data is a fresh copy that begins at register or coil `address`. */
+export type ModbusResult = { ok: true; data: Uint8Array; address: number } | Failure;
 
-export interface MasterOptions {
-  /** The 3.5-character silent interval (src/modbus/timing.ts). */
-  silentIntervalMs: number;
-  /** Time on the line per character, to know when a request has left. */
-  characterMs: number;
-  /** Wait for a response after the request has left. Default 300. */
-  responseTimeoutMs?: number;
-  /** Further attempts after the first. Default 2. */
-  retries?: number;
-  /** Requests waiting at most. Default 32. */
-  queueLimit?: number;
-}
+/** The line settings that time a transaction. */
+export type LineSettings = Pick<ModbusBus, 'baudRate' | 'dataBits' | 'parity' | 'stopBits'>;
 
-export interface MasterCounters {
-  requests: number;
-  attempts: number;
-  timeouts: number;
-  garbled: number;
-  exceptions: number;
-  overflows: number;
-  strayBytes: number;
-}
+/** Wait for a response after the request has left the line. */
+export const RESPONSE_TIMEOUT_MS = 300;
+/** Further attempts after the first. */
+export const RETRIES = 2;
+/** Requests waiting at most. */
+export const QUEUE_LIMIT = 32;
 
-interface Pending {
-  request: ModbusRequest;
-  resolve: (result: ModbusResult) => void;
+interface Pending extends ModbusRequest {
+  /** The requesters; several when reads joined. */
+  done: ((result: ModbusResult) => void)[];
   attempt: number;
   garbled: boolean;
 }
 
 type State = 'idle' | 'silence' | 'awaiting' | 'closed';
 
-/** Silent requests in a row after which a present device is declared absent. */
+/** Silent requests in a row after which a present unit is declared absent. */
 export const ABSENT_AFTER_SILENT_REQUESTS = 3;
-// Presence of a unit: 0 unknown (the array's initial value), PRESENT or ABSENT.
-const PRESENT = 1;
-const ABSENT = 2;
+const ABSENT = 255;
+const CLOSED = failure(Errno.EIO, 'bus closed');
+const QUEUE_FULL = failure(Errno.EIO, 'queue full');
+const GARBLED_ANSWERS = failure(Errno.EIO, 'garbled answers');
 
 export class ModbusMaster {
-  readonly counters: MasterCounters = {
-    requests: 0,
-    attempts: 0,
-    timeouts: 0,
-    garbled: 0,
-    exceptions: 0,
-    overflows: 0,
-    strayBytes: 0,
-  };
-  /** Per unit address: its presence, and its silent requests in a row. */
-  private readonly presence = new Uint8Array(256);
-  private readonly silentRuns = new Uint8Array(256);
-  private state: State = 'idle';
-  private readonly queue: Pending[] = [];
-  private current: Pending | undefined;
-  private timer: TimerHandle | undefined;
-  private readonly tx = new Uint8Array(MAX_ADU_BYTES);
-  private readonly rx = new Uint8Array(MAX_ADU_BYTES);
-  private rxLength = 0;
-  private lineFreeAtMs = Number.NEGATIVE_INFINITY;
-  /** The options, defaults filled in. */
-  private readonly options: Required<MasterOptions>;
+  /** Per unit address: 0 never answered, 1 + its silent requests in a row since it answered, or ABSENT. */
+  readonly #health = new Uint8Array(256);
+  #state: State = 'idle';
+  readonly #queue: Pending[] = [];
+  #current: Pending | undefined;
+  #timer: TimerHandle | undefined;
+  readonly #tx = new Uint8Array(MAX_ADU_BYTES);
+  readonly #rx = new Uint8Array(MAX_ADU_BYTES);
+  #rxLength = 0;
+  #lineFreeAtMs = -Infinity;
+  readonly #port: Pick<SerialPort, 'write' | 'close'>;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  /** Time on the line per character, to know when a request has left. */
+  readonly #characterMs: number;
+  /** The 3.5-character silent interval. */
+  readonly #silentMs: number;
 
-  constructor(
-    private readonly port: Pick<SerialPort, 'write'>,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    options: MasterOptions,
-  ) {
-    this.options = { responseTimeoutMs: 300, retries: 2, queueLimit: 32, ...options };
+  constructor(port: Pick<SerialPort, 'write' | 'close'>, clock: Clock, logger: Logger, line: LineSettings) {
+    this.#port = port;
+    this.#clock = clock;
+    this.#logger = logger;
+    this.#characterMs = characterMs(line);
+    this.#silentMs = silentIntervalMs(line);
   }
 
   /** Queues a request; resolves when it ends (never rejects). */
-  request(request: ModbusRequest): Promise<ModbusResult> {
+  request(r: ModbusRequest): Promise<ModbusResult> {
     return new Promise((resolve) => {
-      if (this.state === 'closed') return resolve({ ok: false, errno: Errno.EIO, reason: 'bus closed' });
-      if (this.queue.length >= this.options.queueLimit) {
-        this.counters.overflows++;
-        return resolve({ ok: false, errno: Errno.EIO, reason: 'request queue full' });
-      }
-      this.counters.requests++;
-      this.queue.push({ request, resolve, attempt: 0, garbled: false });
-      if (this.state === 'idle') this.next();
+      if (this.#state === 'closed') return resolve(CLOSED);
+      if (r.functionCode <= 4 && this.#join(r, resolve)) return;
+      if (this.#queue.length >= QUEUE_LIMIT) return resolve(QUEUE_FULL);
+      this.#queue.push({ ...r, done: [resolve], attempt: 0, garbled: false });
+      if (this.#state === 'idle') this.#next();
     });
   }
 
   /** Feed of bytes from the serial port. */
   onData(bytes: Uint8Array): void {
-    if (this.state !== 'awaiting' || this.current === undefined) {
-      this.counters.strayBytes += bytes.length;
-      return;
-    }
-    for (let i = 0; i < bytes.length && this.rxLength < MAX_ADU_BYTES; i++) this.rx[this.rxLength++] = bytes[i] ?? 0;
-    this.lineFreeAtMs = this.clock.monotonicMs() + this.options.silentIntervalMs;
-    const expected = expectedResponseLength(this.rx, this.rxLength);
-    if (expected === 0 || this.rxLength < expected) {
-      if (this.rxLength >= MAX_ADU_BYTES) this.endAttempt('garbled', 'response overflows 256 bytes');
-      return;
-    }
-    this.complete(expected);
+    if (this.#state !== 'awaiting') return;
+    const rx = this.#rx;
+    for (let i = 0; i < bytes.length && this.#rxLength < MAX_ADU_BYTES; i++) rx[this.#rxLength++] = bytes[i] ?? 0;
+    this.#lineFreeAtMs = this.#clock.monotonicMs() + this.#silentMs;
+    const expected = expectedResponseLength(rx, this.#rxLength);
+    if (expected !== 0 && this.#rxLength >= expected) this.#complete(expected);
+    else if (this.#rxLength >= MAX_ADU_BYTES) this.#endAttempt(true);
   }
 
-  /** Ends every pending request with -EIO and stops. */
+  /** Ends every pending request with -EIO, stops and closes the port. */
   close(): void {
-    if (this.state === 'closed') return;
-    this.state = 'closed';
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    const all = this.current === undefined ? this.queue.splice(0) : [this.current, ...this.queue.splice(0)];
-    this.current = undefined;
-    for (const p of all) p.resolve({ ok: false, errno: Errno.EIO, reason: 'bus closed' });
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#stopTimer();
+    this.#port.close();
+    const all = this.#queue.splice(0);
+    if (this.#current !== undefined) all.push(this.#current);
+    for (const p of all) for (const done of p.done) done(CLOSED);
   }
 
-  private next(): void {
-    if (this.state === 'closed') return;
-    if (this.current === undefined) this.current = this.queue.shift();
-    if (this.current === undefined) {
-      this.state = 'idle';
+  /** Joins read `r` to a waiting read it touches; that read absorbs the others it then touches. */
+  #join(r: ModbusRequest, done: (result: ModbusResult) => void): boolean {
+    let into: Pending | undefined;
+    const queue = this.#queue;
+    for (let i = 0; i < queue.length; i++) {
+      const p = queue[i] as Pending;
+      const a = into ?? r;
+      const start = Math.min(p.address, a.address);
+      const count = Math.max(p.address + p.count, a.address + a.count) - start;
+      // Two ranges touch or overlap when together they span no more than apart.
+      if (p.unit !== r.unit || p.functionCode !== r.functionCode || count > p.count + a.count) continue;
+      if (count > readLimit(r.functionCode)) continue;
+      if (into === undefined) {
+        p.done.push(done);
+        into = p;
+      } else {
+        into.done.push(...p.done);
+        queue.splice(i--, 1);
+      }
+      into.address = start;
+      into.count = count;
+    }
+    return into !== undefined;
+  }
+
+  #next(): void {
+    if (this.#current === undefined && this.#queue.length === 0) {
+      this.#state = 'idle';
       return;
     }
-    this.state = 'silence';
-    const waitMs = Math.max(0, this.lineFreeAtMs - this.clock.monotonicMs());
-    this.timer = this.clock.setTimer(() => this.send(), waitMs);
+    this.#state = 'silence';
+    const waitMs = Math.max(0, this.#lineFreeAtMs - this.#clock.monotonicMs());
+    this.#timer = this.#clock.setTimer(() => this.#send(), waitMs);
   }
 
-  private send(): void {
-    const p = this.current;
-    if (p === undefined || this.state !== 'silence') return;
-    const length = encodeRequest(p.request, this.tx);
-    this.rxLength = 0;
-    this.state = 'awaiting';
+  #send(): void {
+    if (this.#state !== 'silence') return;
+    const p = (this.#current ??= this.#queue.shift() as Pending);
+    const length = encodeRequest(p, this.#tx);
+    this.#rxLength = 0;
+    this.#state = 'awaiting';
     p.attempt++;
-    this.counters.attempts++;
-    const onLineMs = length * this.options.characterMs;
-    this.lineFreeAtMs = this.clock.monotonicMs() + onLineMs + this.options.silentIntervalMs;
-    this.timer = this.clock.setTimer(
-      () => this.endAttempt('timeout', 'no answer'),
-      onLineMs + this.options.responseTimeoutMs,
-    );
+    const onLineMs = length * this.#characterMs;
+    this.#lineFreeAtMs = this.#clock.monotonicMs() + onLineMs + this.#silentMs;
+    this.#timer = this.#clock.setTimer(() => this.#endAttempt(false), onLineMs + RESPONSE_TIMEOUT_MS);
     try {
-      this.port.write(this.tx.subarray(0, length));
+      this.#port.write(this.#tx.subarray(0, length));
     } catch (e) {
-      this.logger.log('warn', 'modbus: serial write failed', { error: e instanceof Error ? e.message : String(e) });
+      this.#logger.log('warn', `modbus: write failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
-  private complete(length: number): void {
-    const p = this.current;
-    if (p === undefined) return;
-    const check = checkResponse(p.request, this.rx, length);
-    if (check.kind === 'garbled') return this.endAttempt('garbled', check.reason);
-    this.presence[p.request.unit] = PRESENT;
-    this.silentRuns[p.request.unit] = 0;
-    if (check.kind === 'exception') {
-      this.counters.exceptions++;
-      const reason = `exception ${check.code}`;
-      return this.finish({ ok: false, errno: exceptionErrno(check.code), reason });
-    }
-    const data = check.kind === 'data' ? this.rx.slice(check.start, check.start + check.length) : new Uint8Array(0);
-    this.finish({ ok: true, data });
+  #complete(length: number): void {
+    const p = this.#current as Pending;
+    const n = checkResponse(this.#tx, this.#rx, length);
+    if (n === GARBLED) return this.#endAttempt(true);
+    this.#health[p.unit] = 1;
+    const code = this.#rx[2] ?? 0;
+    if (n === EXCEPTION) return this.#finish(failure(exceptionErrno(code), `exception ${code}`));
+    this.#finish({ ok: true, data: this.#rx.slice(3, 3 + n), address: p.address });
   }
 
-  private endAttempt(kind: 'timeout' | 'garbled', reason: string): void {
-    const p = this.current;
-    if (p === undefined) return;
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    if (kind === 'timeout') this.counters.timeouts++;
-    else {
-      this.counters.garbled++;
-      p.garbled = true;
-    }
-    const unit = p.request.unit;
-    const retries = this.presence[unit] === ABSENT ? 0 : this.options.retries;
-    if (p.attempt <= retries) {
-      this.state = 'silence';
-      this.next();
-      return;
-    }
-    if (p.garbled) return this.finish({ ok: false, errno: Errno.EIO, reason });
-    this.finish({ ok: false, errno: this.silent(unit), reason: `unit ${unit}: no answer` });
+  #endAttempt(garbled: boolean): void {
+    const p = this.#current as Pending;
+    this.#stopTimer();
+    p.garbled ||= garbled;
+    const unit = p.unit;
+    const health = this.#health[unit] ?? 0;
+    if (p.attempt <= (health === ABSENT ? 0 : RETRIES)) return this.#next();
+    if (p.garbled) return this.#finish(GARBLED_ANSWERS);
+    const present = health > 0 && health < ABSENT_AFTER_SILENT_REQUESTS;
+    this.#health[unit] = present ? health + 1 : ABSENT;
+    this.#finish(failure(present ? Errno.ETIMEDOUT : Errno.ENODEV, `unit ${unit}: no answer`));
   }
 
-  /** A whole request went unanswered: the unit's presence changes; returns the error number. */
-  private silent(unit: number): number {
-    const runs = Math.min(255, (this.silentRuns[unit] as number) + 1);
-    this.silentRuns[unit] = runs;
-    if (this.presence[unit] === PRESENT && runs < ABSENT_AFTER_SILENT_REQUESTS) return Errno.ETIMEDOUT;
-    this.presence[unit] = ABSENT;
-    return Errno.ENODEV;
+  #stopTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
   }
 
-  private finish(result: ModbusResult): void {
-    const p = this.current;
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.current = undefined;
-    this.state = 'idle';
-    this.rxLength = 0;
-    p?.resolve(result);
-    this.next();
+  #finish(result: ModbusResult): void {
+    const p = this.#current as Pending;
+    this.#stopTimer();
+    this.#current = undefined;
+    for (const done of p.done) done(result);
+    this.#next();
   }
 }

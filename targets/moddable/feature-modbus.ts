@@ -6,10 +6,6 @@ export const modbusFeature: BoardFeature = {
   name: 'modbus',
   provider(board, { serial, clock, logger }) {
     if (board.modbus === undefined) return undefined;
-    const wiring =
-      board.modbus.directionPin === undefined
-        ? { port: board.modbus.port }
-        : { port: board.modbus.port, directionPin: board.modbus.directionPin };
-    return new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: wiring } });
+    return new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: board.modbus } });
   },
 };

@@ -66,7 +66,7 @@ describe('modbus end to end with the simulated slave (demo fixture)', () => {
       pressure: { ok: true, value: 253 },
     });
     // flow+total (registers 0..5) merge; setpoint (20), coil 0 and unit 2 are separate: 4 requests.
-    assert.equal(provider.master('rs485')?.counters.requests, 4);
+    assert.equal(link.endpoint.counters.requests, 4);
     logger.assertNoErrors();
   });
 

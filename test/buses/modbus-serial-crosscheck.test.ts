@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
-import { encodeRequest, type ModbusRequest } from '../../src/modbus/frames.js';
+import { encodeRequest, type ModbusRequest } from '../../src/modbus/rtu.js';
 import { parseRegisterMap } from '../../host-sim/modbus/register-map.js';
 import { ModbusSlave } from '../../host-sim/modbus/slave.js';
 
@@ -146,12 +146,12 @@ const cases: { name: string; ours: ModbusRequest; theirs: (c: Client, cb: Callba
   },
   {
     name: 'FC 5 on',
-    ours: { unit: 1, functionCode: 5, address: 3, count: 1, data: Uint8Array.of(1) },
+    ours: { unit: 1, functionCode: 5, address: 3, count: 1, data: Uint8Array.of(0xff, 0) },
     theirs: (c, cb) => c.writeFC5(1, 3, true, cb),
   },
   {
     name: 'FC 5 off',
-    ours: { unit: 1, functionCode: 5, address: 0, count: 1, data: Uint8Array.of(0) },
+    ours: { unit: 1, functionCode: 5, address: 0, count: 1, data: Uint8Array.of(0, 0) },
     theirs: (c, cb) => c.writeFC5(1, 0, false, cb),
   },
   {

@@ -5,11 +5,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CanListener } from '../../src/can/listener.js';
-import { decodeData } from '../../src/codec/data.js';
-import { encodeData } from '../../src/codec/encode.js';
-import { isFailure } from '../../src/codec/data.js';
+import { decodeData, encodeData, isFailure } from '../../src/codec/field.js';
 import type { DataType } from '../../src/config/model.js';
-import { crc16, crcOk } from '../../src/modbus/rtu-line.js';
+import { crc16, crcOk } from '../../src/modbus/rtu.js';
 import { ModbusMaster, type ModbusResult } from '../../src/modbus/master.js';
 import { DataTypeBits, DataTypes } from '../../src/wire.js';
 import { RtuSlaveEndpoint } from '../../host-sim/modbus/link.js';
@@ -26,17 +24,17 @@ function withCrc(bytes: number[]): number[] {
 /** Runs one FC 3 read of `count` registers while `chunks` arrive; returns the result. */
 async function readWhile(count: number, chunks: number[][]): Promise<ModbusResult> {
   const clock = new FakeClock();
-  const master = new ModbusMaster({ write: () => undefined }, clock, new FakeLogger(), {
-    characterMs: 1,
-    silentIntervalMs: 4,
-    responseTimeoutMs: 50,
-    retries: 0,
+  const master = new ModbusMaster({ write: () => undefined, close: () => undefined }, clock, new FakeLogger(), {
+    baudRate: 9600,
+    dataBits: 8,
+    parity: 'none',
+    stopBits: 'one',
   });
   let result: ModbusResult | undefined;
   void master.request({ unit: 1, functionCode: 3, address: 0, count }).then((r) => (result = r));
   await clock.advanceAsync(0);
   for (const c of chunks) master.onData(Uint8Array.from(c));
-  await clock.advanceAsync(1000);
+  await clock.advanceAsync(3000);
   assert.ok(result !== undefined, 'every request ends');
   return result;
 }

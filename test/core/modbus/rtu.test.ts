@@ -1,12 +1,6 @@
-import { crc16, crcOk } from '../../../src/modbus/rtu-line.js';
-import {
-  checkResponse,
-  encodeRequest,
-  exceptionErrno,
-  expectedResponseLength,
-  type ModbusRequest,
-} from '../../../src/modbus/frames.js';
-import { bitsPerCharacter, silentIntervalMs } from '../../../src/modbus/rtu-line.js';
+import { characterMs, checkResponse, crc16, crcOk, encodeRequest, EXCEPTION } from '../../../src/modbus/rtu.js';
+import { exceptionErrno, expectedResponseLength, GARBLED, silentIntervalMs } from '../../../src/modbus/rtu.js';
+import type { ModbusRequest } from '../../../src/modbus/rtu.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 
@@ -19,7 +13,7 @@ function withCrc(...b: number[]): Uint8Array {
   return Uint8Array.from([...b, c & 0xff, c >>> 8]);
 }
 
-describe('modbus/frames: requests and responses of every function code', () => {
+describe('modbus/rtu: requests and responses of every function code', () => {
   it('computes CRC-16/MODBUS as the specification example shows', () => {
     // Modbus over Serial Line, read holding registers 108..110 of unit 17.
     assert.deepEqual(
@@ -40,11 +34,11 @@ describe('modbus/frames: requests and responses of every function code', () => {
 
   it('encodes FC 5, 6, 15, 16 writes', () => {
     assert.deepEqual(
-      frame({ unit: 1, functionCode: 5, address: 0xac, count: 1, data: Uint8Array.of(1) }).slice(0, 6),
+      frame({ unit: 1, functionCode: 5, address: 0xac, count: 1, data: Uint8Array.of(0xff, 0) }).slice(0, 6),
       [1, 5, 0, 0xac, 0xff, 0],
     );
     assert.deepEqual(
-      frame({ unit: 1, functionCode: 5, address: 0xac, count: 1, data: Uint8Array.of(0) }).slice(0, 6),
+      frame({ unit: 1, functionCode: 5, address: 0xac, count: 1, data: Uint8Array.of(0, 0) }).slice(0, 6),
       [1, 5, 0, 0xac, 0, 0],
     );
     assert.deepEqual(
@@ -64,28 +58,30 @@ describe('modbus/frames: requests and responses of every function code', () => {
     assert.equal(expectedResponseLength(Uint8Array.of(1, 3, 6), 3), 11);
     assert.equal(expectedResponseLength(Uint8Array.of(1, 0x83, 2), 3), 5);
     assert.equal(expectedResponseLength(Uint8Array.of(1, 16, 0), 3), 8);
+    assert.equal(expectedResponseLength(Uint8Array.of(1, 0x80, 0), 3), 5);
   });
 
   it('accepts read data, write echoes and exceptions; refuses everything else', () => {
-    const read: ModbusRequest = { unit: 1, functionCode: 3, address: 0, count: 2 };
+    const sent = (r: ModbusRequest) => Uint8Array.from(frame(r));
+    const read = sent({ unit: 1, functionCode: 3, address: 0, count: 2 });
     const ok = withCrc(1, 3, 4, 0x41, 0x48, 0, 0);
-    assert.deepEqual(checkResponse(read, ok, ok.length), { kind: 'data', start: 3, length: 4 });
-    const exc = withCrc(1, 0x83, 2);
-    assert.deepEqual(checkResponse(read, exc, 5), { kind: 'exception', code: 2 });
+    assert.equal(checkResponse(read, ok, ok.length), 4);
+    assert.equal(checkResponse(read, withCrc(1, 0x83, 2), 5), EXCEPTION);
     const bad = ok.slice();
     bad[3] = 0x42;
-    assert.equal(checkResponse(read, bad, bad.length).kind, 'garbled');
-    assert.equal(checkResponse(read, withCrc(2, 3, 4, 0, 0, 0, 0), 9).kind, 'garbled');
-    assert.equal(checkResponse(read, withCrc(1, 4, 4, 0, 0, 0, 0), 9).kind, 'garbled');
-    assert.equal(checkResponse(read, withCrc(1, 3, 2, 0, 0), 7).kind, 'garbled');
-    const coils: ModbusRequest = { unit: 1, functionCode: 1, address: 0, count: 9 };
-    assert.equal(checkResponse(coils, withCrc(1, 1, 2, 0xff, 1), 7).kind, 'data');
-    const write: ModbusRequest = { unit: 1, functionCode: 6, address: 20, count: 1, data: Uint8Array.of(4, 0xd2) };
-    assert.deepEqual(checkResponse(write, withCrc(1, 6, 0, 20, 4, 0xd2), 8), { kind: 'written' });
-    assert.equal(checkResponse(write, withCrc(1, 6, 0, 20, 4, 0xd3), 8).kind, 'garbled');
-    const multi: ModbusRequest = { unit: 1, functionCode: 16, address: 2, count: 4, data: new Uint8Array(8) };
-    assert.deepEqual(checkResponse(multi, withCrc(1, 16, 0, 2, 0, 4), 8), { kind: 'written' });
-    assert.equal(checkResponse(multi, withCrc(1, 16, 0, 2, 0, 3), 8).kind, 'garbled');
+    assert.equal(checkResponse(read, bad, bad.length), GARBLED, 'bad CRC');
+    assert.equal(checkResponse(read, withCrc(2, 3, 4, 0, 0, 0, 0), 9), GARBLED, 'another unit');
+    assert.equal(checkResponse(read, withCrc(1, 4, 4, 0, 0, 0, 0), 9), GARBLED, 'another function');
+    assert.equal(checkResponse(read, withCrc(1, 3, 2, 0, 0), 7), GARBLED, 'wrong byte count');
+    assert.equal(checkResponse(read, withCrc(1, 0x84, 2), 5), GARBLED, 'exception of another function');
+    const coils = sent({ unit: 1, functionCode: 1, address: 0, count: 9 });
+    assert.equal(checkResponse(coils, withCrc(1, 1, 2, 0xff, 1), 7), 2);
+    const write = sent({ unit: 1, functionCode: 6, address: 20, count: 1, data: Uint8Array.of(4, 0xd2) });
+    assert.equal(checkResponse(write, withCrc(1, 6, 0, 20, 4, 0xd2), 8), 0);
+    assert.equal(checkResponse(write, withCrc(1, 6, 0, 20, 4, 0xd3), 8), GARBLED, 'echo differs');
+    const multi = sent({ unit: 1, functionCode: 16, address: 2, count: 4, data: new Uint8Array(8) });
+    assert.equal(checkResponse(multi, withCrc(1, 16, 0, 2, 0, 4), 8), 0);
+    assert.equal(checkResponse(multi, withCrc(1, 16, 0, 2, 0, 3), 8), GARBLED, 'quantity differs');
   });
 
   it('maps exception codes to error numbers', () => {
@@ -105,10 +101,10 @@ describe('modbus/frames: requests and responses of every function code', () => {
 
   it('derives the 3.5-character interval from baud rate, data bits, parity and stop bits', () => {
     const bus = { baudRate: 9600, dataBits: 8 as const, parity: 'none' as const, stopBits: 'one' as const };
-    assert.equal(bitsPerCharacter(bus), 10);
+    assert.near(characterMs(bus), 10 / 9.6, 1e-9);
     assert.near(silentIntervalMs(bus), 3.5 * (10 / 9.6), 1e-9);
-    assert.equal(bitsPerCharacter({ ...bus, parity: 'even' }), 11);
-    assert.equal(bitsPerCharacter({ ...bus, dataBits: 7, parity: 'odd', stopBits: 'two' }), 11);
+    assert.near(characterMs({ ...bus, parity: 'even' }), 11 / 9.6, 1e-9);
+    assert.near(characterMs({ ...bus, dataBits: 7, parity: 'odd', stopBits: 'two' }), 11 / 9.6, 1e-9);
     assert.equal(silentIntervalMs({ ...bus, baudRate: 115200 }), 1.75);
     assert.near(silentIntervalMs({ ...bus, baudRate: 19200, parity: 'even' }), (3.5 * 11) / 19.2, 1e-9);
   });

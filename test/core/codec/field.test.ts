@@ -1,9 +1,6 @@
 import type { DataLayout, DataType } from '../../../src/config/model.js';
 import { DataTypeBits } from '../../../src/wire.js';
-import { decodeData } from '../../../src/codec/data.js';
-import { encodeData } from '../../../src/codec/encode.js';
-import { isFailure } from '../../../src/codec/data.js';
-import { rawRangeOf } from '../../../src/codec/encode.js';
+import { decodeData, encodeData, isFailure, type Decoded } from '../../../src/codec/field.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 
@@ -12,11 +9,11 @@ function layout(dataType: DataType, dataOrder: DataLayout['dataOrder'] = 'bigEnd
 }
 const bytes = (...b: number[]) => Uint8Array.from(b);
 
-function errnoOf(x: unknown): number | undefined {
-  return isFailure(x) ? x.errno : undefined;
+function errnoOf(x: Decoded | undefined): number | undefined {
+  return x !== undefined && isFailure(x) ? x.errno : undefined;
 }
 
-describe('codec/data: decoding (decisions.md section 2)', () => {
+describe('codec/field: decoding (decisions.md section 2)', () => {
   it('decodes every integer width in both orders', () => {
     const w = bytes(0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0);
     assert.equal(decodeData(w, layout('uint8')), 0x12);
@@ -76,7 +73,7 @@ describe('codec/data: decoding (decisions.md section 2)', () => {
   });
 });
 
-describe('codec/encode: desired values (range-checked)', () => {
+describe('codec/field: encoding desired values (range-checked)', () => {
   function encoded(value: Parameters<typeof encodeData>[0], l: DataLayout, size = 8): Uint8Array | number {
     const w = new Uint8Array(size);
     const f = encodeData(value, l, w);
@@ -128,21 +125,18 @@ describe('codec/encode: desired values (range-checked)', () => {
     assert.equal(encoded('1', layout('float32')), Errno.EINVAL);
   });
 
-  it('rounds integer values to the nearest count', () => {
+  it('rounds integer values to the nearest count, then checks the exact bounds of dataSize bits', () => {
     const w = encoded(124.99999999999999, layout('uint16'));
     assert.ok(w instanceof Uint8Array);
     assert.equal(decodeData(w, layout('uint16')), 125);
-  });
-});
-
-describe('codec/raw-range: what the agent may pass after inverse scaling', () => {
-  it('bounds integers by dataSize and float32 by its finite range', () => {
-    const l = (dataType: DataType, size?: number) => layout(dataType, 'bigEndian', 0, size);
-    assert.deepEqual(rawRangeOf(l('uint16')), { min: 0, max: 65535, integer: true });
-    assert.deepEqual(rawRangeOf(l('int8', 4)), { min: -8, max: 7, integer: true });
-    assert.deepEqual(rawRangeOf(l('uint64')), { min: 0, max: 2 ** 53 - 1, integer: true });
-    assert.equal(rawRangeOf(l('float32'))?.max, 3.4028234663852886e38);
-    assert.equal(rawRangeOf(l('float64')), undefined);
-    assert.equal(rawRangeOf(l('bool')), undefined);
+    const nibble = layout('int8', 'bigEndian', 0, 4);
+    assert.equal(decodeData(encoded(7.4, nibble) as Uint8Array, nibble), 7);
+    assert.equal(decodeData(encoded(-8.4, nibble) as Uint8Array, nibble), -8);
+    assert.equal(encoded(7.5, nibble), Errno.ERANGE);
+    assert.equal(encoded(-8.6, nibble), Errno.ERANGE);
+    assert.equal(decodeData(encoded(-0.4, layout('uint16')) as Uint8Array, layout('uint16')), 0);
+    const big = layout('uint64');
+    assert.equal(decodeData(encoded(2 ** 60, big) as Uint8Array, big), 2 ** 60, 'beyond 2^53 a double is exact');
+    assert.equal(encoded(3.4028235e38, layout('float32')) instanceof Uint8Array, true, 'rounds to the largest float32');
   });
 });
