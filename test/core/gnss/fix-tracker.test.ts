@@ -8,7 +8,7 @@ function rig(): { clock: FakeClock; tracker: FixTracker; feed: (text: string) =>
   const clock = new FakeClock();
   const epochs: string[] = [];
   const tracker = new FixTracker({ clock, onEpochEnd: (t) => epochs.push(`${t.timeOfDayMs}:${t.valid}`) });
-  const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
   return { clock, tracker, feed: (text) => parser.push(ascii(text)), epochs };
 }
 
