@@ -79,9 +79,15 @@ export class NmeaParser {
     let inLine = this.#inLine;
     let sum = this.#sum;
     let star = this.#star;
-    for (let i = 0; i < bytes.length; i++) {
+    const cap = line.length;
+    const n = bytes.length;
+    for (let i = 0; i < n; i++) {
       const c = bytes[i] as number;
-      if (c === 0x24 || c === 0x21) {
+      if (inLine && c > 0x2c && c < 0x7f && len < cap) {
+        // The common case: a plain character inside a line (not $ ! * , CR LF or a control byte).
+        if (star < 0) sum ^= c;
+        line[len++] = c;
+      } else if (c === 0x24 || c === 0x21) {
         // '$' or '!': a new line (one still open was cut short)
         if (inLine) counters.failed++;
         inLine = true;
@@ -96,7 +102,7 @@ export class NmeaParser {
         inLine = false;
       } else if (!inLine) {
         counters.noiseBytes++;
-      } else if (c < 0x20 || c > 0x7e || len >= line.length) {
+      } else if (c < 0x20 || c > 0x7e || len >= cap) {
         inLine = false; // control byte or overflow: the line cannot be trusted
         counters.failed++;
       } else {
