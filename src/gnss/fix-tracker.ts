@@ -111,10 +111,7 @@ export class FixTracker {
   onLine(f: NmeaFields): boolean {
     const kind = KINDS.indexOf(f.type);
     if (kind < 0) return false;
-    // The fields, read before anything is applied (NaN or 0 when absent).
-    let time = NaN;
-    let lat = NaN;
-    let lon = NaN;
+    // Every field is read before anything is applied (NaN or 0 when absent).
     let flag = UNKNOWN;
     if (kind === GSA) {
       f.expect(18);
@@ -127,9 +124,9 @@ export class FixTracker {
     }
     if (kind === GGA || kind === GNS) {
       f.expect(10);
-      time = f.time(1);
-      lat = f.angle(2, 90);
-      lon = f.angle(4, 180);
+      const time = f.time(1);
+      const lat = f.angle(2, 90);
+      const lon = f.angle(4, 180);
       const sats = f.int(7);
       const alt = f.num(9);
       if (kind === GGA) {
@@ -141,14 +138,15 @@ export class FixTracker {
       if (alt === alt) this.alt = alt;
       this.#addSats(f.talker, sats);
     } else {
+      // RMC: time, status, position ... mode (12); GLL: position, time, status, mode.
       const rmc = kind === RMC;
       f.expect(rmc ? 10 : 5);
-      if (rmc) time = f.time(1);
+      const time = f.time(rmc ? 1 : 5);
       const status = f.char(rmc ? 2 : 6);
-      lat = f.angle(rmc ? 3 : 1, 90);
-      lon = f.angle(rmc ? 5 : 3, 180);
-      if (!rmc) time = f.time(5);
-      const ok = (status === A || (rmc && status === D)) && f.char(rmc ? 12 : 7) !== N;
+      const lat = f.angle(rmc ? 3 : 1, 90);
+      const lon = f.angle(rmc ? 5 : 3, 180);
+      const mode = f.char(rmc ? 12 : 7);
+      const ok = (status === A || (rmc && status === D)) && mode !== N;
       if (status !== 0) flag = ok ? GOOD : BAD;
       if (f.bad || !this.#time(time, f.talker, kind)) return true;
       if (rmc || (ok && !this.#primaryPosition)) this.#position(lat, lon, rmc);
