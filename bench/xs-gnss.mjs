@@ -3,7 +3,7 @@
 // on the same engine in the same run: nmea-simple's parseUnsafeNmeaSentence,
 // used as its authors intend (a string per line in, an object per sentence
 // out; the lines are split before the measured pass, an advantage to it).
-// Workload: bench/xs/gnss.ts. Runners: `parse` (our NmeaParser alone), `fix`
+// Workload: bench/xs/gnss.ts. Runners: `parse` (our NmeaParser with the typed-sentence reader), `fix`
 // (NmeaParser into FixTracker: a location channel's steady path), `peer`.
 //
 // Figures, per log and runner (xsnap's meters are deterministic: the same on

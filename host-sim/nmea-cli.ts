@@ -13,6 +13,8 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { FixTracker } from '../src/gnss/fix-tracker.js';
+import { dateDays } from '../src/gnss/nmea-decode.js';
+import type { NmeaFields } from '../src/gnss/nmea-fields.js';
 import { NmeaParser } from '../src/gnss/nmea-parser.js';
 
 const USAGE = 'usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)';
@@ -42,16 +44,48 @@ export function epochTime(dateDays: number, timeOfDayMs: number): string {
   return Number.isNaN(dateDays) ? iso.slice(11) : iso;
 }
 
-/** The JSON line of the epoch the tracker holds. */
-export function epochLine(t: FixTracker): string {
-  const out: Record<string, string | number | boolean> = { time: epochTime(t.dateDays, t.timeOfDayMs), valid: t.valid };
+const RMC = 0x524d43;
+const HALF_DAY_MS = 43_200_000;
+
+/**
+ * The date of each epoch (the tracker follows the time of day only): the date
+ * of the last RMC, moved over midnight with the time until the next RMC
+ * brings it; a jump back of over 12 hours is the next day, so a receiver clock
+ * stepped back a few seconds is not a new day.
+ */
+class EpochDate {
+  days = NaN;
+  #timeOfDayMs = NaN;
+
+  /** The date of an epoch at `timeOfDayMs`, the epochs taken in order. */
+  at(timeOfDayMs: number): number {
+    if (timeOfDayMs < this.#timeOfDayMs - HALF_DAY_MS) this.days++;
+    else if (timeOfDayMs > this.#timeOfDayMs + HALF_DAY_MS) this.days--;
+    this.#timeOfDayMs = timeOfDayMs;
+    return this.days;
+  }
+
+  /** Takes the date of a verified RMC line the tracker used (a malformed date is left alone). */
+  read(f: NmeaFields, timeOfDayMs: number): void {
+    const wasBad = f.bad;
+    const days = dateDays(f, 9);
+    f.bad = wasBad;
+    if (days !== days) return;
+    this.days = days;
+    this.#timeOfDayMs = timeOfDayMs;
+  }
+}
+
+/** The JSON line of the epoch the tracker holds, on date `days` (NaN unknown). */
+export function epochLine(t: FixTracker, days: number): string {
+  const out: Record<string, string | number | boolean> = { time: epochTime(days, t.timeOfDayMs), valid: t.valid };
   const add = (key: string, value: number): void => {
     if (!Number.isNaN(value)) out[key] = value;
   };
   if (t.valid) {
     add('lat', t.lat);
     add('lon', t.lon);
-    add('alt', t.altM);
+    add('alt', t.alt);
     add('pdop', t.pdop);
     add('hdop', t.hdop);
     add('vdop', t.vdop);
@@ -91,12 +125,18 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const clock = { monotonicMs: () => 0, wallMs: () => 0, setTimer: () => ({}), clearTimer: () => undefined };
   let epochs = 0;
+  const date = new EpochDate();
   const write = (t: FixTracker): void => {
     epochs++;
-    process.stdout.write(epochLine(t) + '\n');
+    process.stdout.write(epochLine(t, date.at(t.timeOfDayMs)) + '\n');
   };
   const tracker = new FixTracker({ clock, onEpochEnd: write });
-  const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+  const onLine = (f: NmeaFields): boolean => {
+    const used = tracker.onLine(f);
+    if (used && !f.bad && f.type === RMC) date.read(f, tracker.timeOfDayMs);
+    return used;
+  };
+  const parser = new NmeaParser({ onLine });
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.startsWith('#')) continue;

@@ -1,9 +1,10 @@
 /**
  * The workload of bench/xs-gnss.mjs: one receiver log at a time, parsed on the
  * engine it runs on (xsnap, or Node for the same bundle) by
- * - `parse`: our NmeaParser alone (framing, checksum, field decoding), GSV included,
- * - `fix`: NmeaParser into a FixTracker (the whole steady path of a location channel;
- *   GSV is skipped there, as the location provider does),
+ * - `parse`: our NmeaParser with the typed-sentence reader of the host tools
+ *   (framing, checksum, every field of the six types, GSV included),
+ * - `fix`: NmeaParser into a FixTracker (the whole steady path of a location channel:
+ *   the firmware's code, which reads only the fields a fix uses),
  * - `peer`: nmea-simple's parseUnsafeNmeaSentence on each line, as its authors
  *   intend it to be used (one string per line in, one object per sentence out);
  *   the lines are split beforehand, outside the measured pass (an advantage to it).
@@ -13,6 +14,7 @@
  */
 import { FixTracker } from '../../src/gnss/fix-tracker.js';
 import { GSV } from '../../src/gnss/gsv.js';
+import { sentenceReader } from '../../src/gnss/nmea-decode.js';
 import { NmeaParser } from '../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 
@@ -28,13 +30,16 @@ interface Log {
 const logs = new Map<string, Log>();
 let sink = 0;
 const parseOnly = new NmeaParser({
-  onSentence: (s) => {
-    sink += s.talker === 'other' ? 2 : 1; // no method call on a string: that alone allocates on XS
-  },
-  sentences: [GSV], // all six types, as before GSV became optional
+  // All six types decoded into typed sentences. No method call on a string: that alone allocates on XS.
+  onLine: sentenceReader(
+    (s) => {
+      sink += s.talker === 'other' ? 2 : 1;
+    },
+    [GSV],
+  ),
 });
 const tracker = new FixTracker({ clock: new FakeClock() });
-const parseFix = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+const parseFix = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
 
 function peer(): Peer {
   const p = (globalThis as { __nmeaSimple?: Peer }).__nmeaSimple;

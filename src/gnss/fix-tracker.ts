@@ -1,6 +1,8 @@
 /**
- * The fix tracker: folds typed sentences into one current fix and decides
- * whether it is valid (docs/gnss.md, "When is a fix valid").
+ * The fix tracker: reads the sentences a fix uses from verified lines
+ * (NmeaParser's `onLine`), folds them into one current fix and decides whether
+ * it is valid (docs/gnss.md, "When is a fix valid"). It reads only the fields
+ * the fix uses; a line whose read field is malformed changes nothing.
  *
  * - Position from GGA, GNS or RMC, whichever comes; GLL (status A, mode not N)
  *   gives the position of an epoch that none of those covers. Altitude and
@@ -17,29 +19,32 @@
  * - The gpsd rule: a GGA, GNS, RMC or GLL whose UTC time equals the previous
  *   one of the same talker and type means the receiver's time stopped: the fix
  *   is lost until the time moves on.
- * - The date follows the time of day over midnight (a jump back of more than
- *   12 hours is the next day), so a clock stepped back a few seconds is not a
- *   new day.
  * - The monotonic time of the last valid fix, for the channel timeout.
  *
  * An epoch is the set of sentences sharing one UTC time; it changes when a
  * timed sentence brings a different time.
  */
 import type { Clock } from '../ports.js';
-import type { NmeaSentence } from './sentences.js';
-import { Talkers } from './sentences.js';
+import type { NmeaFields } from './nmea-fields.js';
 
 /** Tri-state of one validity indicator. */
 const UNKNOWN = -1;
 const BAD = 0;
 const GOOD = 1;
 
-/** Sentence kinds that carry a validity indicator; the first four are timed (they carry a UTC time). */
-const kindIndex = { GGA: 0, RMC: 1, GNS: 2, GLL: 3, GSA: 4 } as const;
-const TIMED_KINDS = 4;
+/** The sentence types read, as NmeaFields.type numbers, by indicator index; the first four carry a UTC time. */
+const KINDS = [0x474741, 0x524d43, 0x474e53, 0x474c4c, 0x475341]; // GGA RMC GNS GLL GSA
+const GGA = 0;
+const RMC = 1;
+const GNS = 2;
+const GSA = 4; // GLL is 3
+/** Talkers told apart; a further one shares the last slot. */
+const TALKERS = 12;
+const GN = 0x474e;
 /** Fewer satellites used than this make no fix (a 2D fix needs three). */
 const MIN_SATS = 3;
-const HALF_DAY_MS = 43_200_000;
+/** Characters of the status and mode fields. */
+const [A, D, N] = [0x41, 0x44, 0x4e];
 
 export interface FixTrackerOptions {
   clock: Clock;
@@ -55,109 +60,137 @@ export class FixTracker {
   lat = NaN;
   lon = NaN;
   /** Metres above mean sea level. */
-  altM = NaN;
+  alt = NaN;
   pdop = NaN;
   hdop = NaN;
   vdop = NaN;
   sats = NaN;
   /** UTC time of day of the current epoch, ms; NaN before the first timed sentence. */
   timeOfDayMs = NaN;
-  /** Days since 1970-01-01 from the last RMC; NaN when unknown. */
-  dateDays = NaN;
   /** Monotonic ms of the last valid fix; NaN when there never was one. */
   lastValidFixMs = NaN;
   /** Epochs seen (UTC time changes). */
   epochs = 0;
 
-  /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD), by kindIndex. */
-  private readonly flags = new Int8Array(5).fill(UNKNOWN);
+  /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD). */
+  readonly #flags = new Int8Array(5);
   /** BAD when the epoch's satellites used are known and fewer than MIN_SATS; never GOOD. */
-  private satsFlag = UNKNOWN;
+  #satsFlag = UNKNOWN;
   /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
-  private primaryPosition = false;
-  private stale = false;
+  #primaryPosition = false;
+  #stale = false;
   /** The best GSA fix mode of this epoch (0 before its first GSA). */
-  private gsaBestMode = 0;
-  /** Last UTC time per (talker, timed kind). */
-  private readonly lastTimes = new Float64Array(Talkers.length * TIMED_KINDS).fill(NaN);
-  /** Satellites used per talker in the current epoch (NaN unknown). */
-  private readonly epochSats = new Float64Array(Talkers.length).fill(NaN);
-  private readonly clock: Clock;
-  private readonly onEpochEnd: ((tracker: FixTracker) => void) | undefined;
+  #gsaBestMode = 0;
+  /** The talkers seen (two letters as one number), then per talker: its last UTC time per timed kind and its satellites this epoch. */
+  readonly #talkers = new Uint16Array(TALKERS);
+  readonly #lastTimes = new Float64Array(TALKERS * 4).fill(NaN);
+  readonly #epochSats = new Float64Array(TALKERS);
+  readonly #clock: Clock;
+  readonly #onEpochEnd: ((tracker: FixTracker) => void) | undefined;
 
   constructor(options: FixTrackerOptions) {
-    this.clock = options.clock;
-    this.onEpochEnd = options.onEpochEnd;
+    this.#clock = options.clock;
+    this.#onEpochEnd = options.onEpochEnd;
+    this.#newEpoch();
   }
 
   /** True when the current fix is valid (not lost; the age is checked by `ageMs`). */
   get valid(): boolean {
-    if (this.stale || Number.isNaN(this.lat) || Number.isNaN(this.lon)) return false;
-    const flags = this.flags;
-    let good = false;
-    for (let k = 0; k < flags.length; k++) {
-      if (flags[k] === BAD) return false;
-      if (flags[k] === GOOD) good = true;
-    }
-    // Fewer than 3 satellites used make no fix, unless a GSA of the epoch reports a 2D/3D fix.
-    return good && (this.satsFlag !== BAD || flags[kindIndex.GSA] === GOOD);
+    if (this.#stale || this.lat !== this.lat || this.lon !== this.lon) return false;
+    const flags = this.#flags;
+    // Every indicator agrees, one says "fix"; fewer than 3 satellites are no fix unless a GSA says 2D/3D.
+    return !flags.includes(BAD) && flags.includes(GOOD) && (this.#satsFlag !== BAD || flags[GSA] === GOOD);
   }
 
   /** Milliseconds since the last valid fix on the monotonic clock; Infinity when none. */
   ageMs(): number {
-    return Number.isNaN(this.lastValidFixMs) ? Infinity : this.clock.monotonicMs() - this.lastValidFixMs;
+    return this.lastValidFixMs === this.lastValidFixMs ? this.#clock.monotonicMs() - this.lastValidFixMs : Infinity;
   }
 
-  /** Applies one verified sentence. */
-  onSentence(s: NmeaSentence): void {
-    let timed = false;
-    switch (s.type) {
-      case 'GGA':
-      case 'GNS': {
-        const gga = s.type === 'GGA';
-        if (!(timed = this.time(s.timeMs, s.talker, kindIndex[s.type]))) break;
-        this.position(s.lat, s.lon, true);
-        if (!Number.isNaN(s.altM)) this.altM = s.altM;
-        if (gga ? !Number.isNaN(s.quality) : s.modes !== '')
-          this.flags[kindIndex[s.type]] = (gga ? s.quality > 0 && s.quality < 7 : s.anyFix) ? GOOD : BAD;
-        this.addSats(s.talker, s.sats);
-        break;
-      }
-      case 'RMC':
-      case 'GLL': {
-        if (!(timed = this.time(s.timeMs, s.talker, kindIndex[s.type]))) break;
-        const ok = (s.status === 'A' || (s.type === 'RMC' && s.status === 'D')) && s.mode !== 'N';
-        if (s.status !== '') this.flags[kindIndex[s.type]] = ok ? GOOD : BAD;
-        if (s.type === 'RMC') {
-          this.position(s.lat, s.lon, true);
-          if (!Number.isNaN(s.dateDays)) this.dateDays = s.dateDays;
-        } else if (ok && !this.primaryPosition) this.position(s.lat, s.lon, false);
-        break;
-      }
-      case 'GSA':
-        this.gsa(s.fixMode, s.pdop, s.hdop, s.vdop);
-        break;
-      // GSV: satellites in view are not part of the Location.
+  /** Reads one verified line (NmeaParser's `onLine`); false for a type the fix does not use. */
+  onLine(f: NmeaFields): boolean {
+    const kind = KINDS.indexOf(f.type);
+    if (kind < 0) return false;
+    // Every field is read before anything is applied (NaN or 0 when absent).
+    let flag = UNKNOWN;
+    if (kind === GSA) {
+      f.expect(18);
+      const mode = f.int(2);
+      const pdop = f.num(15);
+      const hdop = f.num(16);
+      const vdop = f.num(17);
+      if (!f.bad) this.#gsa(mode, pdop, hdop, vdop);
+      return true;
     }
-    // Only a fresh position sentence proves the fix is alive (not GSV or GSA alone).
-    if (timed && this.valid) this.lastValidFixMs = this.clock.monotonicMs();
+    if (kind === GGA || kind === GNS) {
+      f.expect(10);
+      const time = f.time(1);
+      const lat = f.angle(2, 90);
+      const lon = f.angle(4, 180);
+      const sats = f.int(7);
+      const alt = f.num(9);
+      if (kind === GGA) {
+        const quality = f.int(6);
+        if (quality === quality) flag = quality > 0 && quality < 7 ? GOOD : BAD;
+      } else flag = this.#gnsModes(f);
+      if (f.bad || !this.#time(time, f.talker, kind)) return true;
+      this.#position(lat, lon, true);
+      if (alt === alt) this.alt = alt;
+      this.#addSats(f.talker, sats);
+    } else {
+      // RMC: time, status, position ... mode (12); GLL: position, time, status, mode.
+      const rmc = kind === RMC;
+      f.expect(rmc ? 10 : 5);
+      const time = f.time(rmc ? 1 : 5);
+      const status = f.char(rmc ? 2 : 6);
+      const lat = f.angle(rmc ? 3 : 1, 90);
+      const lon = f.angle(rmc ? 5 : 3, 180);
+      const mode = f.char(rmc ? 12 : 7);
+      const ok = (status === A || (rmc && status === D)) && mode !== N;
+      if (status !== 0) flag = ok ? GOOD : BAD;
+      if (f.bad || !this.#time(time, f.talker, kind)) return true;
+      if (rmc || (ok && !this.#primaryPosition)) this.#position(lat, lon, rmc);
+    }
+    if (flag !== UNKNOWN) this.#flags[kind] = flag;
+    // Only a fresh position sentence proves the fix is alive (not GSA alone).
+    if (this.valid) this.lastValidFixMs = this.#clock.monotonicMs();
+    return true;
+  }
+
+  /** GNS's mode field: one capital letter per constellation; GOOD unless every one is 'N'. */
+  #gnsModes(f: NmeaFields): number {
+    let flag = UNKNOWN;
+    for (let at = f.start[6]!; at < f.end[6]!; at++) {
+      const c = f.line[at]!;
+      if (c < A || c > 0x5a) f.bad = true;
+      flag = c !== N || flag === GOOD ? GOOD : BAD;
+    }
+    return flag;
   }
 
   /** Satellites used: a GN (combined) count wins; otherwise the sum over talkers of this epoch. */
-  private addSats(talker: (typeof Talkers)[number], sats: number): void {
-    if (Number.isNaN(sats)) return;
-    const per = this.epochSats;
-    per[Talkers.indexOf(talker)] = sats;
-    const gn = per[1] as number; // Talkers[1] === 'GN'
-    if (!Number.isNaN(gn)) {
-      this.sats = gn;
-      this.satsFlag = gn < MIN_SATS ? BAD : UNKNOWN;
-      return;
+  #addSats(talker: number, sats: number): void {
+    if (sats !== sats) return;
+    const per = this.#epochSats;
+    per[this.#slot(talker)] = sats;
+    const gn = per[this.#talkers.indexOf(GN)] ?? NaN;
+    let sum = gn;
+    if (gn !== gn) {
+      sum = 0;
+      for (let i = 0; i < TALKERS; i++) if (per[i] === per[i]) sum += per[i]!;
     }
-    let sum = 0;
-    for (let i = 0; i < per.length; i++) if (!Number.isNaN(per[i] as number)) sum += per[i] as number;
     this.sats = sum;
-    this.satsFlag = sum < MIN_SATS ? BAD : UNKNOWN;
+    this.#satsFlag = sum < MIN_SATS ? BAD : UNKNOWN;
+  }
+
+  /** The slot of a talker, given one on its first sentence. */
+  #slot(talker: number): number {
+    const talkers = this.#talkers;
+    let i = talkers.indexOf(talker);
+    if (i < 0) i = talkers.indexOf(0);
+    if (i < 0) return TALKERS - 1;
+    talkers[i] = talker;
+    return i;
   }
 
   /**
@@ -165,47 +198,45 @@ export class FixTracker {
    * repeats for this talker and kind (the receiver's time stopped): the fix is
    * marked lost and nothing else of the sentence is applied.
    */
-  private time(timeMs: number, talker: (typeof Talkers)[number], kind: number): boolean {
-    if (Number.isNaN(timeMs)) return true;
-    const slot = Talkers.indexOf(talker) * TIMED_KINDS + kind;
-    const last = this.lastTimes[slot] as number;
-    this.lastTimes[slot] = timeMs;
-    if (timeMs === last && timeMs === this.timeOfDayMs) {
-      this.stale = true;
-      return false;
+  #time(timeMs: number, talker: number, kind: number): boolean {
+    if (timeMs !== timeMs) return true;
+    const slot = this.#slot(talker) * 4 + kind;
+    const last = this.#lastTimes[slot];
+    this.#lastTimes[slot] = timeMs;
+    if (timeMs === this.timeOfDayMs) {
+      if (timeMs === last) this.#stale = true;
+      return timeMs !== last;
     }
-    if (timeMs !== this.timeOfDayMs) {
-      const previous = this.timeOfDayMs;
-      if (!Number.isNaN(previous)) this.onEpochEnd?.(this);
-      // Over midnight the date moves with the time, until the next RMC brings it.
-      if (timeMs < previous - HALF_DAY_MS) this.dateDays++;
-      else if (timeMs > previous + HALF_DAY_MS) this.dateDays--;
-      this.timeOfDayMs = timeMs;
-      this.epochs++;
-      this.stale = false;
-      this.epochSats.fill(NaN);
-      // Indicators belong to their epoch: a new epoch is judged on its own sentences.
-      this.flags.fill(UNKNOWN);
-      this.satsFlag = UNKNOWN;
-      this.gsaBestMode = 0;
-      this.primaryPosition = false;
-    }
+    if (this.timeOfDayMs === this.timeOfDayMs) this.#onEpochEnd?.(this);
+    this.timeOfDayMs = timeMs;
+    this.epochs++;
+    this.#newEpoch();
     return true;
   }
 
-  /** A known position; `primary` when it comes from GGA, GNS or RMC. */
-  private position(lat: number, lon: number, primary: boolean): void {
-    if (Number.isNaN(lat) || Number.isNaN(lon)) return;
-    this.lat = lat;
-    this.lon = lon;
-    if (primary) this.primaryPosition = true;
+  /** Indicators belong to their epoch: a new epoch is judged on its own sentences. */
+  #newEpoch(): void {
+    this.#stale = false;
+    this.#epochSats.fill(NaN);
+    this.#flags.fill(UNKNOWN);
+    this.#satsFlag = UNKNOWN;
+    this.#gsaBestMode = 0;
+    this.#primaryPosition = false;
   }
 
-  private gsa(mode: number, pdop: number, hdop: number, vdop: number): void {
-    if (!Number.isNaN(mode) && mode > this.gsaBestMode) this.gsaBestMode = mode;
-    if (this.gsaBestMode > 0) this.flags[kindIndex.GSA] = this.gsaBestMode >= 2 ? GOOD : BAD;
-    if (!Number.isNaN(pdop)) this.pdop = pdop;
-    if (!Number.isNaN(hdop)) this.hdop = hdop;
-    if (!Number.isNaN(vdop)) this.vdop = vdop;
+  /** A known position; `primary` when it comes from GGA, GNS or RMC. */
+  #position(lat: number, lon: number, primary: boolean): void {
+    if (lat !== lat || lon !== lon) return;
+    this.lat = lat;
+    this.lon = lon;
+    if (primary) this.#primaryPosition = true;
+  }
+
+  #gsa(mode: number, pdop: number, hdop: number, vdop: number): void {
+    if (mode > this.#gsaBestMode) this.#gsaBestMode = mode;
+    if (this.#gsaBestMode > 0) this.#flags[GSA] = this.#gsaBestMode >= 2 ? GOOD : BAD;
+    if (pdop === pdop) this.pdop = pdop;
+    if (hdop === hdop) this.hdop = hdop;
+    if (vdop === vdop) this.vdop = vdop;
   }
 }

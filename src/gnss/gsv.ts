@@ -1,11 +1,10 @@
 /**
  * GSV, satellites in view (up to four per sentence), as a further sentence
- * type for the NMEA parser: `new NmeaParser({ onSentence, sentences: [GSV] })`.
- * The fix does not use it (src/gnss/fix-tracker.ts), so the location provider
- * does not ask for it and the firmware does not link this module; the host
- * tools, tests and benches do.
+ * type for the typed-sentence reader: `sentenceReader(onSentence, [GSV])`
+ * (src/gnss/nmea-decode.ts, host tools, tests and benches; the fix does not
+ * use satellites in view).
  */
-import { code3, type SentenceType } from './nmea-decode.js';
+import { code3, lenientInt, type SentenceType } from './nmea-decode.js';
 import type { NmeaFields } from './nmea-fields.js';
 import type { GsvSentence } from './sentences.js';
 
@@ -20,15 +19,12 @@ function decodeGsv(r: NmeaFields, out: GsvSentence): void {
   for (let k = 0; k < sats; k++) {
     const i = 4 + k * 4;
     out.prn[k] = r.int(i) || 0;
-    r.num(i + 1);
-    out.elevationDeg[k] = r.value;
-    r.num(i + 2);
-    out.azimuthDeg[k] = r.value;
-    r.num(i + 3);
-    out.snrDb[k] = r.value;
+    out.elevationDeg[k] = r.num(i + 1);
+    out.azimuthDeg[k] = r.num(i + 2);
+    out.snrDb[k] = r.num(i + 3);
   }
   out.count = sats;
-  out.signalId = rest % 4 === 1 ? r.lenientInt(r.count - 1) : NaN;
+  out.signalId = rest % 4 === 1 ? lenientInt(r, r.count - 1) : NaN;
 }
 
 function newGsv(): GsvSentence {

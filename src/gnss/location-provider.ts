@@ -30,84 +30,80 @@ export class GnssLocationProvider implements ChannelDriverProvider {
   readonly types = ['location'] as const;
   readonly tracker: FixTracker;
   readonly parser: NmeaParser;
-  private port: SerialPort | undefined;
-  private readonly options: GnssLocationProviderOptions;
+  #port: SerialPort | undefined;
+  readonly #options: GnssLocationProviderOptions;
 
   constructor(options: GnssLocationProviderOptions) {
-    this.options = options;
-    this.tracker = new FixTracker({ clock: options.clock });
-    const tracker = this.tracker;
-    this.parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+    this.#options = options;
+    const tracker = (this.tracker = new FixTracker(options));
+    this.parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
   }
 
   create(channel: Channel): LocationDriver {
-    if (channel.type !== 'location') {
-      throw new AgentError('config.invalid', `gnss: channel ${channel.key} is ${channel.type}, not location`);
-    }
-    this.open();
-    return new LocationDriver(channel, this.tracker, this.options.logger);
+    if (channel.type !== 'location') throw new AgentError('config.invalid', `gnss ${channel.key}: not location`);
+    this.#open();
+    return new LocationDriver(channel, this.tracker, this.#options.logger);
   }
 
   close(): void {
-    const port = this.port;
-    this.port = undefined;
-    port?.close();
+    this.#port?.close();
+    this.#port = undefined;
   }
 
   /** Opens the receiver's port once, on the first location channel. */
-  private open(): void {
-    if (this.port !== undefined) return;
-    const { serial, port, logger } = this.options;
+  #open(): void {
+    if (this.#port !== undefined) return;
+    const { serial, port, logger } = this.#options;
+    const name = String(port.port);
     try {
-      this.port = serial.open(port, {
+      this.#port = serial.open(port, {
         onData: (bytes) => this.parser.push(bytes),
-        onError: (error) =>
-          logger.log('warn', 'gnss: serial port error', { port: String(port.port), error: error.message }),
+        onError: (error) => logger.log('warn', `gnss ${name}: ${error.message}`),
       });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      throw new AgentError('pin.unavailable', `gnss: cannot open serial port ${String(port.port)}: ${message}`, {
-        errno: Errno.ENODEV,
-        cause: e,
-      });
+      throw new AgentError('pin.unavailable', `gnss ${name}: ${message}`, { errno: Errno.ENODEV, cause: e });
     }
-    logger.log('info', 'gnss: receiver port open', { port: String(port.port), baudRate: port.baudRate });
+    logger.log('info', `gnss ${name}: open`, { baudRate: port.baudRate });
   }
 }
 
+/** The Location fields besides the position, present when the tracker knows them. */
+const FIELDS = ['alt', 'pdop', 'hdop', 'vdop', 'sats'] as const;
+
 /** One location channel: the tracker's fix, or -ETIMEDOUT, in reused objects. */
 export class LocationDriver implements ChannelDriver {
-  private readonly location: Location = {};
-  private readonly okSample: Sample = { ok: true, value: this.location };
-  private readonly timedOut: Sample = { ok: false, errno: Errno.ETIMEDOUT };
-  private lastOk: boolean | undefined;
+  readonly #location: Location = {};
+  readonly #okSample: Sample = { ok: true, value: this.#location };
+  readonly #channel: LocationChannel;
+  readonly #tracker: FixTracker;
+  readonly #logger: Logger;
+  #lastOk: boolean | undefined;
 
-  constructor(
-    private readonly channel: LocationChannel,
-    private readonly tracker: FixTracker,
-    private readonly logger: Logger,
-  ) {}
+  constructor(channel: LocationChannel, tracker: FixTracker, logger: Logger) {
+    this.#channel = channel;
+    this.#tracker = tracker;
+    this.#logger = logger;
+  }
 
   sample(): Sample {
-    const t = this.tracker;
-    const ok = t.valid && t.ageMs() <= this.channel.timeoutMs;
-    if (ok !== this.lastOk) {
-      this.lastOk = ok;
-      this.logger.log('info', ok ? 'gnss: fix acquired' : 'gnss: no valid fix', {
-        channel: this.channel.key,
-        ageMs: Number.isFinite(t.ageMs()) ? t.ageMs() : -1,
-      });
+    const t = this.#tracker;
+    const ok = t.valid && t.ageMs() <= this.#channel.timeoutMs;
+    if (ok !== this.#lastOk) {
+      this.#lastOk = ok;
+      this.#logger.log('info', `gnss ${this.#channel.key}: ${ok ? 'fix' : 'no fix'}`);
     }
-    if (!ok) return this.timedOut;
-    const loc = this.location;
+    if (!ok) return TIMED_OUT;
+    const loc = this.#location;
     loc.lat = t.lat;
     loc.lon = t.lon;
-    set(loc, 'alt', t.altM);
-    set(loc, 'pdop', t.pdop);
-    set(loc, 'hdop', t.hdop);
-    set(loc, 'vdop', t.vdop);
-    set(loc, 'sats', t.sats);
-    return this.okSample;
+    for (let i = 0; i < FIELDS.length; i++) {
+      const key = FIELDS[i]!;
+      const value = t[key];
+      if (value === value) loc[key] = value;
+      else delete loc[key];
+    }
+    return this.#okSample;
   }
 
   close(): void {
@@ -115,7 +111,4 @@ export class LocationDriver implements ChannelDriver {
   }
 }
 
-function set(loc: Location, field: 'alt' | 'pdop' | 'hdop' | 'vdop' | 'sats', value: number): void {
-  if (Number.isNaN(value)) delete loc[field];
-  else loc[field] = value;
-}
+const TIMED_OUT: Sample = { ok: false, errno: Errno.ETIMEDOUT };

@@ -1,41 +1,76 @@
 /**
- * Decoders of the supported sentences, from the fields of one line whose
- * checksum has already passed into the reused sentence objects. A decoder
- * first says how many fields it needs (fewer is malformed) and sets `bad` when
- * a field is malformed; the caller then delivers nothing,
- * so nothing from that line is committed. Extra trailing fields (NMEA 4.10+
- * system and signal ids, vendor additions) are read where known and
- * otherwise ignored.
+ * Typed sentences from verified lines, for the host tools, tests and benches
+ * (`npm run nmea`, bench/gnss.ts): GGA, RMC, GLL, GSA and GNS with every field,
+ * and further types when asked for (GSV: src/gnss/gsv.ts). The firmware does
+ * not link this module: its fix tracker reads the few fields a fix uses
+ * straight from the line (src/gnss/fix-tracker.ts).
  *
- * The fix (src/gnss/fix-tracker.ts) uses GGA, RMC, GLL, GSA and GNS, which are
- * always decoded. Further types are decoded when the parser is given them
- * (`SentenceType`): GSV, satellites in view, lives in src/gnss/gsv.ts, so a
- * firmware that only tracks the fix does not link it.
+ * `sentenceReader(onSentence)` is an NmeaParser `onLine`: it decodes a line
+ * into the reused object of its type and calls `onSentence` unless a field is
+ * malformed (`fields.bad`), so nothing from a malformed line is delivered.
+ * Extra trailing fields (NMEA 4.10+ system and signal ids, vendor additions)
+ * are read where known and otherwise ignored.
  */
 import type { NmeaFields } from './nmea-fields.js';
 import { ASCII, Talkers, newGga, newGll, newGns, newGsa, newRmc, talkerIndex } from './sentences.js';
 import type { GgaSentence, GllSentence, GnsSentence, GsaSentence } from './sentences.js';
 import type { NmeaSentence, RmcSentence } from './sentences.js';
 
+/** The single character of a one-byte field as a string ('' when empty; from a table: no allocation). */
+export function charField(r: NmeaFields, i: number): string {
+  return ASCII[r.char(i) & 0x7f] as string;
+}
+
+/** An integer in an optional trailing field whose meaning varies by vendor: NaN, never malformed. */
+export function lenientInt(r: NmeaFields, i: number): number {
+  const wasBad = r.bad;
+  const v = r.int(i);
+  r.bad = wasBad;
+  return v;
+}
+
+/**
+ * A date `ddmmyy` as days since 1970-01-01 (two-digit years 80..99 are
+ * 1980..1999, others 2000..2079); NaN when empty.
+ */
+export function dateDays(r: NmeaFields, i: number): number {
+  const v = r.int(i);
+  const n = i < r.count ? (r.end[i] as number) - (r.start[i] as number) : 0;
+  if (v !== v) return v;
+  const day = Math.floor(v / 10000);
+  const month = Math.floor(v / 100) % 100;
+  const yy = v % 100;
+  if (n !== 6 || day < 1 || day > 31 || month < 1 || month > 12) {
+    r.bad = true;
+    return NaN;
+  }
+  return daysFromCivil(yy >= 80 ? 1900 + yy : 2000 + yy, month, day) | 0;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
 /** Fields `i` to `i + 3` (latitude, N/S, longitude, E/W) into `out`, in degrees. */
 function position(r: NmeaFields, i: number, out: { lat: number; lon: number }): void {
-  r.angle(i, 90);
-  out.lat = r.value;
-  r.angle(i + 2, 180);
-  out.lon = r.value;
+  out.lat = r.angle(i, 90);
+  out.lon = r.angle(i + 2, 180);
 }
 
 /** What GGA and GNS share: time (1), position (2-5), satellites (7), HDOP (8), altitude (9), geoid separation. */
 function fix(r: NmeaFields, geoidField: number, out: GgaSentence | GnsSentence): void {
-  out.timeMs = r.timeOfDayMs(1);
+  out.timeMs = r.time(1);
   position(r, 2, out);
   out.sats = r.int(7);
-  r.num(8);
-  out.hdop = r.value;
-  r.num(9);
-  out.altM = r.value;
-  r.num(geoidField);
-  out.geoidSepM = r.value;
+  out.hdop = r.num(8);
+  out.altM = r.num(9);
+  out.geoidSepM = r.num(geoidField);
 }
 
 function decodeGga(r: NmeaFields, out: GgaSentence): void {
@@ -46,30 +81,28 @@ function decodeGga(r: NmeaFields, out: GgaSentence): void {
 
 function decodeRmc(r: NmeaFields, out: RmcSentence): void {
   r.expect(10);
-  out.timeMs = r.timeOfDayMs(1);
-  out.status = r.char(2);
+  out.timeMs = r.time(1);
+  out.status = charField(r, 2);
   position(r, 3, out);
-  r.num(7);
-  out.speedKnots = r.value;
-  r.num(8);
-  out.courseDeg = r.value;
-  out.dateDays = r.dateDays(9);
-  out.mode = r.char(12);
-  out.navStatus = r.char(13);
+  out.speedKnots = r.num(7);
+  out.courseDeg = r.num(8);
+  out.dateDays = dateDays(r, 9);
+  out.mode = charField(r, 12);
+  out.navStatus = charField(r, 13);
 }
 
 /** GLL: position (1-4), then time (5), status (6) and mode (7), each absent on older receivers. */
 function decodeGll(r: NmeaFields, out: GllSentence): void {
   r.expect(5);
   position(r, 1, out);
-  out.timeMs = r.timeOfDayMs(5);
-  out.status = r.char(6);
-  out.mode = r.char(7);
+  out.timeMs = r.time(5);
+  out.status = charField(r, 6);
+  out.mode = charField(r, 7);
 }
 
 function decodeGsa(r: NmeaFields, out: GsaSentence): void {
   r.expect(18);
-  out.selection = r.char(1);
+  out.selection = charField(r, 1);
   out.fixMode = r.int(2);
   let n = 0;
   for (let i = 3; i <= 14; i++) {
@@ -77,14 +110,11 @@ function decodeGsa(r: NmeaFields, out: GsaSentence): void {
     if (prn === prn) out.prns[n++] = prn; // not NaN
   }
   out.prnCount = n;
-  r.num(15);
-  out.pdop = r.value;
-  r.num(16);
-  out.hdop = r.value;
-  r.num(17);
-  out.vdop = r.value;
+  out.pdop = r.num(15);
+  out.hdop = r.num(16);
+  out.vdop = r.num(17);
   // NMEA 4.10 system id; SiRF puts a TDOP there instead ("3.3"): read leniently.
-  out.systemId = r.lenientInt(18);
+  out.systemId = lenientInt(r, 18);
 }
 
 /**
@@ -93,11 +123,12 @@ function decodeGsa(r: NmeaFields, out: GsaSentence): void {
  * so an unchanged field allocates nothing (bytes are compared, not string
  * characters: a method call on a string allocates on XS).
  */
-function decodeGns(r: NmeaFields, line: Uint8Array, modeBytes: Uint8Array, out: GnsSentence): void {
+function decodeGns(r: NmeaFields, modeBytes: Uint8Array, out: GnsSentence): void {
   r.expect(10);
   if (r.bad) return;
   fix(r, 10, out);
-  out.navStatus = r.char(13);
+  out.navStatus = charField(r, 13);
+  const line = r.line;
   const start = r.start[6] as number;
   const n = (r.end[6] as number) - start;
   let same = n === modeBytes[0] && n < modeBytes.length;
@@ -120,13 +151,13 @@ function decodeGns(r: NmeaFields, line: Uint8Array, modeBytes: Uint8Array, out: 
   modeBytes[0] = n;
 }
 
-/** A further sentence type the parser decodes when it is given it (GSV: src/gnss/gsv.ts). */
+/** A further sentence type `sentenceReader` decodes when it is given it (GSV: src/gnss/gsv.ts). */
 export interface SentenceType<T extends NmeaSentence = NmeaSentence> {
-  /** The type's three letters as one number (`code3`). */
+  /** The type's three letters as one number (`code3`), as NmeaFields.type. */
   readonly code: number;
-  /** A new sentence object, which the parser reuses for every line of the type. */
+  /** A new sentence object, which is reused for every line of the type. */
   create(): T;
-  /** Decodes the fields into `out`; sets `r.bad` when the line is malformed (see NmeaFields.expect). */
+  /** Decodes the fields into `out`; a malformed field sets `r.bad`. */
   decode(r: NmeaFields, out: T): void;
 }
 
@@ -135,66 +166,41 @@ export function code3(a: number, b: number, c: number): number {
   return (a << 16) | (b << 8) | c;
 }
 
-const GGA = code3(0x47, 0x47, 0x41);
-const RMC = code3(0x52, 0x4d, 0x43);
-const GSA = code3(0x47, 0x53, 0x41);
-const GNS = code3(0x47, 0x4e, 0x53);
-const GLL = code3(0x47, 0x4c, 0x4c);
+/** The built-in types: GGA, RMC, GSA, GNS and GLL. */
+function builtIn(): SentenceType[] {
+  const modeBytes = new Uint8Array(9).fill(0xff); // length, then the bytes, of the last GNS mode field
+  const type = <T extends NmeaSentence>(code: number, create: () => T, decode: (r: NmeaFields, out: T) => void) =>
+    ({ code, create, decode }) as unknown as SentenceType;
+  return [
+    type(code3(0x47, 0x47, 0x41), newGga, decodeGga),
+    type(code3(0x52, 0x4d, 0x43), newRmc, decodeRmc),
+    type(code3(0x47, 0x53, 0x41), newGsa, decodeGsa),
+    type(code3(0x47, 0x4e, 0x53), newGns, (r, out: GnsSentence) => decodeGns(r, modeBytes, out)),
+    type(code3(0x47, 0x4c, 0x4c), newGll, decodeGll),
+  ];
+}
 
-/** Decodes verified lines of one line buffer into one reused object per sentence type. */
-export class SentenceDecoder {
-  private readonly gga = newGga();
-  private readonly rmc = newRmc();
-  private readonly gsa = newGsa();
-  private readonly gns = newGns();
-  private readonly gll = newGll();
-  /** Length, then the bytes, of the last GNS mode field (0xff: it did not fit). */
-  private readonly modeBytes = new Uint8Array(9).fill(0xff);
-
-  /** Further types and their reused objects. */
-  private readonly extra: { type: SentenceType; out: NmeaSentence }[];
-
-  constructor(
-    private readonly line: Uint8Array,
-    private readonly fields: NmeaFields,
-    extra: readonly SentenceType[] = [],
-  ) {
-    this.extra = extra.map((type) => ({ type, out: type.create() }));
-  }
-
-  /** The decoded sentence; null when a field is malformed; undefined for a type we skip. */
-  decode(): NmeaSentence | null | undefined {
-    const line = this.line;
-    const r = this.fields;
-    const at = r.start[0] as number;
-    if ((r.end[0] as number) - at !== 5 || line[0] !== 0x24) return undefined; // '$' and a 5-letter address only
-    const type = code3(line[at + 2] as number, line[at + 3] as number, line[at + 4] as number);
-    let s: NmeaSentence;
-    if (type === GGA) decodeGga(r, (s = this.gga));
-    else if (type === RMC) decodeRmc(r, (s = this.rmc));
-    else if (type === GSA) decodeGsa(r, (s = this.gsa));
-    else if (type === GNS) decodeGns(r, line, this.modeBytes, (s = this.gns));
-    else if (type === GLL) decodeGll(r, (s = this.gll));
-    else return this.decodeExtra(type);
-    return this.deliver(s);
-  }
-
-  /** A line of a further type, or undefined when the parser was not given its type. */
-  private decodeExtra(code: number): NmeaSentence | null | undefined {
-    for (let i = 0; i < this.extra.length; i++) {
-      const { type, out } = this.extra[i] as { type: SentenceType; out: NmeaSentence };
-      if (type.code !== code) continue;
-      type.decode(this.fields, out);
-      return this.deliver(out);
+/**
+ * An NmeaParser `onLine` that delivers typed sentences: GGA, RMC, GSA, GNS,
+ * GLL and the `extra` types, each in one reused object (read what you need
+ * during the call; copy what you keep). Other types are skipped.
+ */
+export function sentenceReader(
+  onSentence: (sentence: NmeaSentence) => void,
+  extra: readonly SentenceType[] = [],
+): (fields: NmeaFields) => boolean {
+  const types = [...builtIn(), ...extra];
+  const outs = types.map((t) => t.create());
+  return (r) => {
+    for (let i = 0; i < types.length; i++) {
+      const type = types[i] as SentenceType;
+      if (type.code !== r.type) continue;
+      const out = outs[i] as NmeaSentence;
+      type.decode(r, out);
+      out.talker = Talkers[talkerIndex(r.talker >> 8, r.talker & 0xff)] as (typeof Talkers)[number];
+      if (!r.bad) onSentence(out);
+      return true;
     }
-    return undefined;
-  }
-
-  /** The sentence with its talker, or null when a field was malformed. */
-  private deliver(s: NmeaSentence): NmeaSentence | null {
-    if (this.fields.bad) return null;
-    const at = this.fields.start[0] as number;
-    s.talker = Talkers[talkerIndex(this.line[at] as number, this.line[at + 1] as number)] as (typeof Talkers)[number];
-    return s;
-  }
+    return false;
+  };
 }

@@ -1,16 +1,14 @@
 /**
- * The NMEA 0183 push parser: bytes in (any chunking), typed sentences out.
+ * The NMEA 0183 push parser: bytes in (any chunking), verified lines out.
  *
  * A line starts at '$' (or '!') and ends at CR or LF. It is kept in a fixed
- * buffer; a line longer than the buffer, a line cut by a new '$', a control
- * byte inside a line, a missing or wrong checksum all count as `failed` and
- * deliver nothing. Only after the checksum passes are the fields read
- * (TinyGPS++'s rule: commit nothing from a line that has not been verified).
- * STYLE.md practice 5; docs/gnss.md.
+ * buffer of 128 bytes; a longer line, a line cut by a new '$', a control byte
+ * inside a line, a missing or wrong checksum all count as `failed` and deliver
+ * nothing. Only after the checksum passes is the line handed to its reader
+ * (`onLine`), which reads the fields it needs (NmeaFields) and commits nothing
+ * when one is malformed (TinyGPS++'s rule). STYLE.md practice 5; docs/gnss.md.
  */
-import { SentenceDecoder, type SentenceType } from './nmea-decode.js';
 import { MAX_FIELDS, NmeaFields } from './nmea-fields.js';
-import type { NmeaSentence } from './sentences.js';
 
 /** Counters of what the parser saw; every line lands in exactly one of passed or failed. */
 export interface NmeaCounters {
@@ -18,63 +16,31 @@ export interface NmeaCounters {
   passed: number;
   /** Lines refused: checksum wrong or missing, too long, cut short, control bytes. */
   failed: number;
-  /** Passed lines of a supported type delivered to the callback. */
+  /** Passed lines the reader used. */
   delivered: number;
-  /** Passed lines of a supported type with a malformed field (nothing delivered). */
+  /** Passed lines of a type the reader knows with a malformed field (nothing used). */
   malformed: number;
-  /** Passed lines of a type not decoded (vendor sentences, VTG, ZDA, GSV unless asked for ...), skipped. */
+  /** Passed lines of a type the reader does not read (vendor sentences, VTG, ZDA ...). */
   skipped: number;
   /** Bytes outside any line (noise between sentences). */
   noiseBytes: number;
-  /** Exceptions thrown by the sentence callback (caught and counted). */
+  /** Exceptions thrown by the reader (caught and counted). */
   callbackErrors: number;
 }
 
 export interface NmeaParserOptions {
-  /** Called with each verified, decoded sentence; the object is reused after the call. */
-  onSentence(sentence: NmeaSentence): void;
-  /** Line buffer size in bytes (NMEA allows 82; real receivers send up to ~100). Default 128. */
-  maxLineBytes?: number;
   /**
-   * Sentence types to decode besides GGA, RMC, GLL, GSA and GNS (GSV:
-   * src/gnss/gsv.ts); lines of other types are skipped.
+   * Reads one verified line; returns false for a type it does not read. It
+   * sets `fields.bad` (through the field readers) when a field is malformed.
    */
-  sentences?: readonly SentenceType[];
+  onLine(fields: NmeaFields): boolean;
 }
 
-const DOLLAR = 0x24;
-const BANG = 0x21;
-const STAR = 0x2a;
-const COMMA = 0x2c;
-const CR = 0x0d;
-const LF = 0x0a;
-
-/** Byte classes, so the per-byte loop makes one table read and one comparison in the common case. */
-const PLAIN = 0;
-const START = 1;
-const END = 2;
-const BAD = 3;
-const ASTERISK = 4;
-const SEPARATOR = 5;
-const BYTE_CLASS = new Uint8Array(256).map((_, c) =>
-  c === DOLLAR || c === BANG
-    ? START
-    : c === CR || c === LF
-      ? END
-      : c < 0x20 || c > 0x7e
-        ? BAD
-        : c === STAR
-          ? ASTERISK
-          : c === COMMA
-            ? SEPARATOR
-            : PLAIN,
-);
-
+/** A hex digit's value; -1 for any other byte. */
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return -1;
+  c |= 0x20; // lower case
+  return c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
 }
 
 export class NmeaParser {
@@ -87,147 +53,103 @@ export class NmeaParser {
     noiseBytes: 0,
     callbackErrors: 0,
   };
-  private readonly line: Uint8Array;
-  private length = 0;
-  private inLine = false;
+  readonly #fields = new NmeaFields();
+  readonly #onLine: (fields: NmeaFields) => boolean;
+  #length = 0;
+  #inLine = false;
   /** XOR of the line's bytes between '$' and '*'. */
-  private sum = 0;
+  #sum = 0;
   /** Offset of '*' in the line; -1 before it. */
-  private star = -1;
-  private fieldCount = 0;
-  private readonly fields: NmeaFields;
-  private readonly onSentence: (sentence: NmeaSentence) => void;
-  private readonly decoder: SentenceDecoder;
+  #star = -1;
 
   constructor(options: NmeaParserOptions) {
-    this.onSentence = options.onSentence;
-    const size = options.maxLineBytes ?? 128;
-    if (!(size >= 16 && size <= 4096)) throw new RangeError(`maxLineBytes out of range: ${size}`);
-    this.line = new Uint8Array(size);
-    this.fields = new NmeaFields(this.line);
-    this.decoder = new SentenceDecoder(this.line, this.fields, options.sentences);
+    this.#onLine = options.onLine;
   }
 
   /**
-   * Feeds received bytes; sentences are delivered synchronously as their lines
-   * complete. One pass per byte: the checksum and the field offsets are
-   * gathered while the line is copied, so finishing a line reads no byte twice.
+   * Feeds received bytes; lines are handed on synchronously as they complete.
+   * One pass per byte: the checksum and the field offsets are gathered while
+   * the line is copied, so finishing a line reads no byte twice.
    */
   push(bytes: Uint8Array): void {
-    const line = this.line;
+    const f = this.#fields;
+    const line = f.line;
+    const counters = this.counters;
+    let len = this.#length;
+    let inLine = this.#inLine;
+    let sum = this.#sum;
+    let star = this.#star;
     const cap = line.length;
-    const f = this.fields;
     const n = bytes.length;
-    let len = this.length;
-    let inLine = this.inLine;
-    let sum = this.sum;
-    let star = this.star;
-    let fieldCount = this.fieldCount;
-    let i = 0;
-    while (i < n) {
-      let c = bytes[i++] as number;
-      let k = BYTE_CLASS[c] as number;
-      if (k === PLAIN && inLine && star < 0) {
-        // The common case: a run of ordinary characters inside a line, before '*'.
-        for (;;) {
-          if (len >= cap) {
-            inLine = false; // overflow: the line cannot be trusted
-            this.counters.failed++;
-            break;
-          }
-          line[len++] = c;
-          sum ^= c;
-          if (i >= n) break;
-          c = bytes[i] as number;
-          k = BYTE_CLASS[c] as number;
-          if (k !== PLAIN) break; // left for the general path below, next turn
-          i++;
-        }
-        continue;
-      }
-      if (k === PLAIN && inLine && len < cap) {
-        line[len++] = c; // after '*': the checksum digits
-      } else if (k === START) {
-        if (inLine) this.counters.failed++; // cut short by a new start
+    for (let i = 0; i < n; i++) {
+      const c = bytes[i] as number;
+      if (inLine && c > 0x2c && c < 0x7f && len < cap) {
+        // The common case: a plain character inside a line (not $ ! * , CR LF or a control byte).
+        if (star < 0) sum ^= c;
+        line[len++] = c;
+      } else if (c === 0x24 || c === 0x21) {
+        // '$' or '!': a new line (one still open was cut short)
+        if (inLine) counters.failed++;
         inLine = true;
         line[0] = c;
         len = 1;
         sum = 0;
         star = -1;
-        fieldCount = 0;
+        f.count = 0;
         f.start[0] = 1;
-      } else if (!inLine) {
-        if (k !== END) this.counters.noiseBytes++;
-      } else if (k === END) {
+      } else if (c === 0x0d || c === 0x0a) {
+        if (inLine) this.#finish(len, star, sum);
         inLine = false;
-        if (star >= 0) {
-          f.end[fieldCount] = star;
-          fieldCount++;
-        }
-        f.count = fieldCount;
-        this.finishLine(len, star, sum);
-      } else if (k === BAD || len >= cap) {
+      } else if (!inLine) {
+        counters.noiseBytes++;
+      } else if (c < 0x20 || c > 0x7e || len >= cap) {
         inLine = false; // control byte or overflow: the line cannot be trusted
-        this.counters.failed++;
+        counters.failed++;
       } else {
-        line[len] = c;
         if (star < 0) {
-          if (k === ASTERISK) {
-            star = len;
-          } else {
-            sum ^= c; // a comma
-            if (fieldCount < MAX_FIELDS - 1) {
-              f.end[fieldCount] = len;
-              fieldCount++;
-              f.start[fieldCount] = len + 1;
+          if (c === 0x2a)
+            star = len; // '*'
+          else {
+            sum ^= c;
+            if (c === 0x2c && f.count < MAX_FIELDS - 1) {
+              // ',' ends a field
+              f.end[f.count++] = len;
+              f.start[f.count] = len + 1;
             }
           }
         }
-        len++;
+        line[len++] = c;
       }
     }
-    this.length = len;
-    this.inLine = inLine;
-    this.sum = sum;
-    this.star = star;
-    this.fieldCount = fieldCount;
+    this.#length = len;
+    this.#inLine = inLine;
+    this.#sum = sum;
+    this.#star = star;
   }
 
-  /** Drops a partial line (e.g. after the port was reopened). */
-  reset(): void {
-    this.inLine = false;
-    this.length = 0;
-  }
-
-  /** Verifies the checksum `*hh` that must end the line, then decodes it. */
-  private finishLine(len: number, star: number, sum: number): void {
-    if (star < 6 || star !== len - 3) {
-      this.counters.failed++;
+  /** Verifies the checksum `*hh` that must end the line, then hands the line to its reader. */
+  #finish(len: number, star: number, sum: number): void {
+    const f = this.#fields;
+    const line = f.line;
+    const counters = this.counters;
+    // A bad digit makes the sum negative: never equal.
+    if (star < 6 || star !== len - 3 || sum !== ((hexValue(line[len - 2]!) << 4) | hexValue(line[len - 1]!))) {
+      counters.failed++;
       return;
     }
-    const hi = hexValue(this.line[star + 1] as number);
-    const lo = hexValue(this.line[star + 2] as number);
-    if (hi < 0 || lo < 0 || sum !== hi * 16 + lo) {
-      this.counters.failed++;
-      return;
-    }
-    this.counters.passed++;
-    this.dispatch();
-  }
-
-  private dispatch(): void {
-    const sentence = this.decoder.decode();
-    if (sentence === undefined) {
-      this.counters.skipped++; // vendor ($P...), AIS (!), VTG, ZDA ...
-    } else if (sentence === null) {
-      this.counters.malformed++;
-    } else {
-      this.counters.delivered++;
-      try {
-        this.onSentence(sentence);
-      } catch {
-        this.counters.callbackErrors++;
-      }
+    counters.passed++;
+    f.end[f.count++] = star;
+    const at = f.start[0] as number;
+    f.type =
+      line[0] === 0x24 && f.end[0]! - at === 5 ? (line[at + 2]! << 16) | (line[at + 3]! << 8) | line[at + 4]! : 0;
+    f.talker = (line[at]! << 8) | line[at + 1]!;
+    f.bad = false;
+    try {
+      if (!this.#onLine(f)) counters.skipped++;
+      else if (f.bad) counters.malformed++;
+      else counters.delivered++;
+    } catch {
+      counters.callbackErrors++;
     }
   }
 }

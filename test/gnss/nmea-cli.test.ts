@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Location } from '../../src/agent/driver.js';
+import { nmea } from '../core/gnss/logs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const cli = join(root, 'build', 'host-sim', 'nmea-cli.js');
@@ -49,6 +50,27 @@ describe('gnss: npm run nmea', () => {
     assert.ok(lines.length > 10);
     assert.ok(lines.every((l) => !l.valid && l.lat === undefined));
     assert.match(stderr, /1 failed/);
+  });
+
+  it('moves the date over midnight before the next RMC brings it, and not for a clock stepped back', () => {
+    const rmc = (time: string, date: string): string =>
+      nmea(`GPRMC,${time},A,4527.458,S,16709.165,E,000.0,094.5,${date},024.1,E`);
+    const gga = (time: string): string => nmea(`GPGGA,${time},4527.458,S,16709.165,E,1,8,2.1,14.7,M,1.1,M,,`);
+    const times = (input: string): string[] => run([], input).lines.map((l) => l.time);
+    assert.deepEqual(times(rmc('235959', '060601') + gga('235959') + gga('000000') + gga('000001')), [
+      '2001-06-06T23:59:59.000Z',
+      '2001-06-07T00:00:00.000Z',
+      '2001-06-07T00:00:01.000Z',
+    ]);
+    assert.deepEqual(times(rmc('000001', '070601') + gga('235958')), [
+      '2001-06-07T00:00:01.000Z',
+      '2001-06-06T23:59:58.000Z',
+    ]);
+    assert.deepEqual(times(rmc('194124', '060601') + gga('194111')), [
+      '2001-06-06T19:41:24.000Z',
+      '2001-06-06T19:41:11.000Z',
+    ]);
+    assert.deepEqual(times(gga('120000')), ['12:00:00.000Z']);
   });
 
   it('gives a clear error for a missing file or extra arguments', () => {

@@ -29,11 +29,11 @@ function checksumPasses(line: string): boolean {
 
 function fixState(lines: readonly string[], chunk: number): string {
   const tracker = new FixTracker({ clock: new FakeClock() });
-  const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
   const bytes = ascii(lines.map((l) => l + '\r\n').join(''));
   for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
-  const { lat, lon, altM, pdop, hdop, vdop, sats, timeOfDayMs, dateDays, valid, epochs } = tracker;
-  return JSON.stringify({ lat, lon, altM, pdop, hdop, vdop, sats, timeOfDayMs, dateDays, valid, epochs });
+  const { lat, lon, alt, pdop, hdop, vdop, sats, timeOfDayMs, valid, epochs } = tracker;
+  return JSON.stringify({ lat, lon, alt, pdop, hdop, vdop, sats, timeOfDayMs, valid, epochs });
 }
 
 const printable = fc.integer({ min: 0x20, max: 0x7e }).filter((c) => c !== 0x24 && c !== 0x21);
@@ -56,7 +56,7 @@ describe('gnss: parser properties (fast-check)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 64 }), (bytes, chunk) => {
         const tracker = new FixTracker({ clock: new FakeClock() });
-        const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+        const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
         for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
         const c = parser.counters;
         assert.equal(c.callbackErrors, 0);

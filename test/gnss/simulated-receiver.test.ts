@@ -112,8 +112,8 @@ describe('gnss: simulated receiver', () => {
     const receiver = new SimulatedReceiver({ clock, log: text, chunkBytes: 5 });
     const serial = new FakeSerial();
     const port = serial.open({ port: 1, baudRate: 9600 }, { onData: (b) => viaSim.push(b) });
-    const viaSim = new NmeaParser({ onSentence: () => undefined });
-    const direct = new NmeaParser({ onSentence: () => undefined });
+    const viaSim = new NmeaParser({ onLine: () => true });
+    const direct = new NmeaParser({ onLine: () => true });
     receiver.attach(port);
     clock.advance(0);
     assert.equal(receiver.epochs, 1);

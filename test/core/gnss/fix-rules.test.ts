@@ -18,21 +18,20 @@ interface Outcome {
   lon: number;
   sats: number;
   epochs: number;
-  dateDays: number;
 }
 
 /** The tracker's state after `text`, delivered in `chunks` (byte offsets where it is cut). */
 function run(text: string, cuts: readonly number[] = []): Outcome {
   const tracker = new FixTracker({ clock: new FakeClock() });
-  const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
+  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
   const bytes = ascii(text);
   let at = 0;
   for (const cut of [...cuts, bytes.length]) {
     parser.push(bytes.subarray(at, cut));
     at = cut;
   }
-  const { valid, lat, lon, sats, epochs, dateDays } = tracker;
-  return { valid, lat, lon, sats, epochs, dateDays };
+  const { valid, lat, lon, sats, epochs } = tracker;
+  return { valid, lat, lon, sats, epochs };
 }
 
 /** `run(text)`, checked to be the same when the bytes are split at every offset (every `stride`th). */
@@ -153,20 +152,13 @@ describe('gnss/fix rules: talkers and clocks', () => {
     assert.deepEqual([withGn.valid, withGn.sats], [true, 17]);
   });
 
-  it('takes a clock stepped back as a new second, not a stuck time and not a new day', () => {
+  it('takes a clock stepped back as a new second, not a stuck time', () => {
     const forward = rmc('194124') + gga('194124', 1, 8);
     const back = rmc('194111') + gga('194111', 1, 8, 'GP', '4527.300');
     const r = everySplit(forward + back);
-    assert.deepEqual([r.valid, r.epochs, r.dateDays], [true, 2, 11479]);
+    assert.deepEqual([r.valid, r.epochs], [true, 2]);
     assert.near(r.lat, -(45 + 27.3 / 60), 1e-12);
     const again = everySplit(forward + back + rmc('194112') + gga('194112', 1, 8), 7);
     assert.deepEqual([again.valid, again.epochs], [true, 3]);
-  });
-
-  it('moves the date over midnight before the next RMC brings it, and back when the clock steps back over it', () => {
-    const r = everySplit(rmc('235959') + gga('235959', 1, 8) + gga('000000', 1, 8));
-    assert.deepEqual([r.valid, r.dateDays], [true, 11480]);
-    const stepBack = everySplit(rmc('000001', 'A', '070601') + gga('235958', 1, 8));
-    assert.equal(stepBack.dateDays, 11479);
   });
 });

@@ -4,12 +4,18 @@ import { FakeClock } from '../../fakes/fake-clock.js';
 import { assert } from '../../support/assert.js';
 import { ascii, logBody, nmea } from './logs.js';
 
-function rig(): { clock: FakeClock; tracker: FixTracker; feed: (text: string) => void; epochs: string[] } {
+function rig(): {
+  clock: FakeClock;
+  tracker: FixTracker;
+  parser: NmeaParser;
+  feed: (text: string) => void;
+  epochs: string[];
+} {
   const clock = new FakeClock();
   const epochs: string[] = [];
   const tracker = new FixTracker({ clock, onEpochEnd: (t) => epochs.push(`${t.timeOfDayMs}:${t.valid}`) });
-  const parser = new NmeaParser({ onSentence: (s) => tracker.onSentence(s) });
-  return { clock, tracker, feed: (text) => parser.push(ascii(text)), epochs };
+  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
+  return { clock, tracker, parser, feed: (text) => parser.push(ascii(text)), epochs };
 }
 
 const gga = (time: string, quality = 1, sats = 8, talker = 'GP'): string =>
@@ -101,6 +107,19 @@ describe('gnss/fix-tracker', () => {
     assert.ok(tracker.valid);
     feed(rmc('120003.00') + gga('120003.00', 8));
     assert.equal(tracker.valid, false, 'quality 8 is a simulator, not a fix');
+  });
+
+  it('changes nothing for a malformed field it reads, and does not look at the fields it does not use', () => {
+    const { tracker, parser, feed } = rig();
+    feed(nmea('GPGGA,120000.00,53x1.6802,N,00630.3372,W,1,8,1.03,61.7,M,55.2,M,,'));
+    feed(nmea('GPRMC,120000.00,A,5321.6802,N,00630.3372,W,0.02,31.66,280511,,,AA'));
+    assert.ok(Number.isNaN(tracker.lat) && Number.isNaN(tracker.timeOfDayMs));
+    assert.equal(parser.counters.malformed, 2);
+    // Speed, course and date are not read: a bad one there does not refuse the position.
+    feed(nmea('GPRMC,120001.00,A,5321.6802,N,00630.3372,W,x,y,2208-1,,,A'));
+    assert.ok(tracker.valid);
+    assert.near(tracker.lat, 53 + 21.6802 / 60, 1e-12);
+    assert.deepEqual([parser.counters.delivered, parser.counters.malformed, parser.counters.failed], [1, 2, 0]);
   });
 
   it('reports each ended epoch before applying the next one', () => {

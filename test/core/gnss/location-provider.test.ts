@@ -57,7 +57,7 @@ describe('gnss/location-provider', () => {
     assert.near(loc.lat, 44.0690105, 1e-9);
     assert.near(loc.lon, -121.314246333, 1e-9);
     assert.deepEqual([loc.alt, loc.pdop, loc.hdop, loc.vdop, loc.sats], [1147.2, 1.56, 0.91, 1.27, 12]);
-    assert.equal(logger.find('info', 'fix acquired').length, 1);
+    assert.equal(logger.find('info', 'gnss gps: fix').length, 1);
     logger.assertNoErrors();
   });
 

@@ -1,14 +1,14 @@
 import { GSV } from '../../../src/gnss/gsv.js';
+import { sentenceReader } from '../../../src/gnss/nmea-decode.js';
 import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaSentence } from '../../../src/gnss/sentences.js';
 import { assert } from '../../support/assert.js';
-import { LOG_FILES, ascii, copySentence, logBody, parseInChunks, prng } from './logs.js';
+import { LOG_FILES, ascii, copySentence, logBody, nmea, parseInChunks, prng } from './logs.js';
 
 function parseLines(...lines: string[]): { out: NmeaSentence[]; parser: NmeaParser } {
   const out: NmeaSentence[] = [];
   const parser = new NmeaParser({
-    onSentence: (s) => out.push(copySentence(s) as unknown as NmeaSentence),
-    sentences: [GSV],
+    onLine: sentenceReader((s) => out.push(copySentence(s) as unknown as NmeaSentence), [GSV]),
   });
   parser.push(ascii(lines.join('\r\n') + '\r\n'));
   return { out, parser };
@@ -155,13 +155,15 @@ describe('gnss/nmea-parser: bad input', () => {
   });
 
   it('counts overlong lines, lines cut by a new start, control bytes and noise', () => {
-    const parser = new NmeaParser({ onSentence: () => undefined, maxLineBytes: 80 });
+    const parser = new NmeaParser({ onLine: () => true });
     parser.push(ascii('xx\x00' + good + '\r\n'));
     parser.push(ascii('$GPGGA,0927' + good + '\r\n'));
     parser.push(ascii('$GPGSA,A,1,\x01,,*00\r\n'));
-    parser.push(ascii(good.replace(',*', ',' + 'x'.repeat(20) + '*') + '\r\n'));
+    const body = good.slice(1, good.indexOf('*')) + ',';
+    parser.push(ascii(nmea(body.padEnd(125, 'x')))); // 129 bytes with '$' and '*hh': one too many
+    parser.push(ascii(nmea(body.padEnd(124, 'x')))); // 128 bytes: fits
     assert.equal(parser.counters.failed, 3);
-    assert.equal(parser.counters.passed, 2);
+    assert.equal(parser.counters.passed, 3);
     assert.ok(parser.counters.noiseBytes >= 3);
   });
 
@@ -178,12 +180,12 @@ describe('gnss/nmea-parser: bad input', () => {
 
   it('survives a throwing callback and counts it', () => {
     const parser = new NmeaParser({
-      onSentence: () => {
+      onLine: sentenceReader(() => {
         throw new Error('consumer bug');
-      },
+      }),
     });
     parser.push(ascii(good + '\r\n' + good + '\r\n'));
     assert.equal(parser.counters.callbackErrors, 2);
-    assert.throws(() => new NmeaParser({ onSentence: () => undefined, maxLineBytes: 4 }));
+    assert.equal(parser.counters.passed, 2);
   });
 });
