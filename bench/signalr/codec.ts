@@ -8,8 +8,7 @@
  * decoder's time that is that floor shows how much faster any decoder could be.
  */
 import { JsonHubProtocol, NullLogger } from '@microsoft/signalr';
-import { parseHubMessage } from '../../src/signalr/messages.js';
-import { RecordDecoder } from '../../src/signalr/record-codec.js';
+import { parseHubMessage, RecordDecoder } from '../../src/signalr/record-codec.js';
 
 export interface CodecResult {
   messages: number;
@@ -30,7 +29,7 @@ const ours: Decode = (messages) => {
   const decoder = new RecordDecoder(1 << 20);
   let n = 0;
   const onRecord = (record: string): void => {
-    if (parseHubMessage(record).kind !== 'ignored') n++;
+    if (parseHubMessage(record) !== undefined) n++;
   };
   for (const m of messages) decoder.push(m, onRecord);
   return n;

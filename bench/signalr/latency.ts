@@ -10,6 +10,7 @@ import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { WebSocketFactory } from '../../src/ports.js';
 import { HubAgentLink } from '../../src/signalr/agent-link.js';
 import { HubClient } from '../../src/signalr/hub-client.js';
+import { HubInvoker, setProperties } from '../../src/signalr/hub-invoker.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { FakeLogger } from '../../test/fakes/fake-logger.js';
@@ -59,15 +60,17 @@ export async function measureLatency(samples: number): Promise<LatencyResult> {
   });
   await agent.start();
   const transcript: string[] = [];
+  const clock = new FakeClock();
   const client = new HubClient({
     baseUrl: service.url,
     accessToken: () => demo.token,
     http,
     sockets: recording(new NodeWebSocketFactory(), transcript),
-    clock: new FakeClock(),
+    clock,
     logger,
   });
   const link = new HubAgentLink(client, agent, logger, { deviceUid: demo.device });
+  const invoker = new HubInvoker(client, { clock });
   const connected = new Promise<void>((resolve) => client.onStateChange((k) => k === 'connected' && resolve()));
   client.start();
   await connected;
@@ -90,7 +93,7 @@ export async function measureLatency(samples: number): Promise<LatencyResult> {
     await response.arrayBuffer();
     await written;
     latencies.push(performance.now() - started);
-    if (i % 10 === 0) await link.setProperties({ 'sample-rate': i });
+    if (i % 10 === 0) await setProperties(invoker, agent, { 'sample-rate': i });
   }
   client.stop();
   link.close();

@@ -1,8 +1,8 @@
 /**
  * The one hub wiring of both targets: a HubClient for the agent's service, the
  * HubAgentLink that feeds it desired values and properties (resync on every
- * (re)connect), and the redaction of every secret a negotiate hands out. The
- * Node and Moddable composition roots call it once the agent's first
+ * (re)connect), and the redaction of the connection tokens a negotiate hands
+ * out. The Node and Moddable composition roots call it once the agent's first
  * configuration attempt is over, and differ only in their sockets.
  */
 import type { DesiredStateSink } from '../agent/desired.js';
@@ -16,7 +16,7 @@ export interface AgentHubOptions {
   /** The agent (its `device` is read for the uid Notify messages are filtered on). */
   agent: DesiredStateSink & { readonly device: { uid: string } | undefined };
   baseUrl: string;
-  /** The configured access token (kept redacted whatever a negotiate hands out). */
+  /** The configured access token (the caller keeps it redacted). */
   token: string;
   http: HttpTransport;
   sockets: WebSocketFactory;
@@ -34,8 +34,8 @@ export interface AgentHub {
 
 /** Builds the hub connection and the link, and starts connecting. */
 export function startAgentHub(options: AgentHubOptions): AgentHub {
-  const { agent, logger } = options;
-  let previous: { connectionToken: string; accessToken: string } | undefined;
+  const { agent, logger, retry } = options;
+  let previous = '';
   const hub = new HubClient({
     baseUrl: options.baseUrl,
     accessToken: () => options.token,
@@ -43,21 +43,14 @@ export function startAgentHub(options: AgentHubOptions): AgentHub {
     sockets: options.sockets,
     clock: options.clock,
     logger,
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
-    // Connection tokens are secrets too; only the current one is kept, they are single-use. A rotated access
-    // token (a negotiate redirect) is redacted as well, and forgotten when it rotates again.
-    onSecrets: (secrets) => {
-      if (previous !== undefined) {
-        logger.removeSecret(previous.connectionToken);
-        if (previous.accessToken !== options.token) logger.removeSecret(previous.accessToken);
-      }
-      logger.addSecret(secrets.connectionToken);
-      logger.addSecret(secrets.accessToken);
-      previous = secrets;
+    ...(retry && { retry }),
+    // Connection tokens are secrets too; single-use, so only the current one is kept.
+    onSecret: (token) => {
+      logger.removeSecret(previous);
+      logger.addSecret((previous = token));
     },
   });
-  // Notify -> applyDesired, properties, resync on every (re)connect.
-  const link = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
+  const link = new HubAgentLink(hub, agent, logger, agent.device && { deviceUid: agent.device.uid });
   hub.start();
   return {
     hub,

@@ -3,8 +3,8 @@
  * decisions.md section 5): `Notify` states → `applyDesired` for each `.desired`
  * record, in order; `Notify` properties → `updateProperties(values, false)`;
  * every connect and reconnect → `resyncDesired()`, and every reconnect →
- * `hubReconnected()` (the configuration is re-read); `setProperties` for
- * application code, whose Completion result becomes the property set.
+ * `hubReconnected()` (the configuration is re-read). (`SetProperties`, for
+ * application code, is hub-invoker.ts.)
  * Desired records wait in a bounded queue; on overflow the record is dropped,
  * counted, and a resync is queued so the latest desired value still arrives.
  *
@@ -17,22 +17,24 @@
  */
 import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
 import type { Value } from '../agent/driver.js';
-import { asArray, asObject, optString, reqNumber, reqString } from '../reader.js';
+import { asArray, asObject, reqNumber, reqString } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Hub, StateSide } from '../wire.js';
 import type { HubClient } from './hub-client.js';
 
+/** Targets match case-insensitively, like the official clients. */
+const notify = Hub.notify.toLowerCase();
+
+/** A state or property value: boolean, number or string (JSON has no NaN or Infinity to refuse). */
 function isValue(v: unknown): v is Value {
-  return typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+  return ['boolean', 'number', 'string'].includes(typeof v);
 }
 
 /** Validates a property object (values boolean, number or string). */
-function parseProperties(value: unknown, field: string): Record<string, Value> {
+export function parseProperties(value: unknown, field: string): Record<string, Value> {
   const o = asObject(value, field);
-  for (const name in o) {
-    if (!isValue(o[name])) throw new AgentError('wire.invalid', `${field}.${name}: not a boolean, number or string`);
-  }
+  for (const name in o) if (!isValue(o[name])) throw new AgentError('wire.invalid', `${field}.${name}: not a value`);
   return { ...(o as Record<string, Value>) };
 }
 
@@ -45,7 +47,7 @@ function parseDesired(states: unknown): DesiredRecord[] {
     const key = channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length);
     if (!channel.endsWith(StateSide.desired) || key === '') continue;
     const value = o['value'];
-    if (!isValue(value)) throw new AgentError('wire.invalid', `Notify state ${key}.desired: not a state value`);
+    if (!isValue(value)) throw new AgentError('wire.invalid', `Notify ${key}.desired: not a value`);
     desired.push({ key, value, timestampMs: Math.round(reqNumber(o, 'timestamp', { min: 0 }) * 1000) });
   }
   return desired;
@@ -65,41 +67,27 @@ export class HubAgentLink {
   #tail: Promise<void> = Promise.resolve();
   #resyncQueued = false;
   #connectedBefore = false;
-  #maxQueued: number;
-  #unsubscribe: (() => void)[];
-
-  readonly #client: HubClient;
   readonly #sink: DesiredStateSink;
   readonly #logger: Logger;
-  readonly #options: AgentLinkOptions;
+  readonly #deviceUid: string | undefined;
+  readonly #maxQueued: number;
+  readonly #client: HubClient;
+  readonly #unsubscribe: () => void;
 
   constructor(client: HubClient, sink: DesiredStateSink, logger: Logger, options: AgentLinkOptions = {}) {
-    this.#client = client;
     this.#sink = sink;
     this.#logger = logger;
-    this.#options = options;
+    this.#deviceUid = options.deviceUid;
     this.#maxQueued = options.maxQueued ?? 64;
-    this.#unsubscribe = [
-      client.on(Hub.notify, (args) => this.#notified(args)),
-      client.onStateChange((kind) => kind === 'connected' && this.#connected()),
-    ];
-  }
-
-  /**
-   * Sets properties of this device through the hub (`SetProperties`); the
-   * Completion's result, the whole property object, replaces the agent's set.
-   * Rejects like `HubClient.invoke`, or with `wire.invalid` for a bad result.
-   */
-  async setProperties(values: Readonly<Record<string, Value>>): Promise<Record<string, Value>> {
-    const result = await this.#client.invoke(Hub.setProperties, [{ values }]);
-    const properties = parseProperties(result, 'SetProperties result');
-    this.#guard('updateProperties', () => this.#sink.updateProperties(properties, true));
-    return properties;
+    this.#client = client;
+    client.onInvocation = (target, args) => void (target.toLowerCase() === notify && this.#notified(args));
+    this.#unsubscribe = client.onStateChange((kind) => kind === 'connected' && this.#connected());
   }
 
   /** Detaches from the client. */
   close(): void {
-    for (const off of this.#unsubscribe) off();
+    this.#client.onInvocation = undefined;
+    this.#unsubscribe();
   }
 
   /** Resolves once every queued desired record and resync has run. */
@@ -109,24 +97,21 @@ export class HubAgentLink {
 
   #connected(): void {
     this.#resync();
-    if (this.#connectedBefore) this.#guard('hubReconnected', () => this.#sink.hubReconnected?.());
+    // A throwing sink is logged by the client's listener guard.
+    if (this.#connectedBefore) this.#sink.hubReconnected?.();
     this.#connectedBefore = true;
   }
 
   #notified(args: readonly unknown[]): void {
-    const device = this.#options.deviceUid;
+    const device = this.#deviceUid;
     for (const arg of args) {
       try {
-        const o = asObject(arg, 'Notify argument');
-        const type = optString(o, 'type');
-        const entity = optString(o, 'entity');
+        const o = asObject(arg, 'Notify');
+        const entity = o['entity'];
         if (device !== undefined && entity !== undefined && entity !== device) continue;
-        if (type === Hub.notifyProperties) {
-          const values = parseProperties(o['values'], 'values');
-          this.#guard('updateProperties', () => this.#sink.updateProperties(values, false));
-        } else if (type === Hub.notifyStates) {
-          for (const record of parseDesired(o['states'])) this.#apply(record);
-        }
+        if (o['type'] === Hub.notifyProperties)
+          this.#sink.updateProperties(parseProperties(o['values'], 'values'), false);
+        else if (o['type'] === Hub.notifyStates) for (const record of parseDesired(o['states'])) this.#apply(record);
       } catch (e) {
         this.#logger.log('warn', 'hub: Notify dropped', { reason: toAgentError(e).message });
       }
@@ -134,13 +119,11 @@ export class HubAgentLink {
   }
 
   #apply(record: DesiredRecord): void {
-    if (this.#queued >= this.#maxQueued) {
-      this.dropped++;
-      this.#logger.log('warn', 'hub: desired queue full; record dropped, resync queued', { key: record.key });
-      this.#resync();
-      return;
-    }
-    this.#enqueue(() => this.#sink.applyDesired(record));
+    if (this.#queued < this.#maxQueued) return this.#enqueue(() => this.#sink.applyDesired(record));
+    this.dropped++;
+    // Once per resync: the flood that follows is the same overflow.
+    if (!this.#resyncQueued) this.#logger.log('warn', 'hub: desired queue full', { key: record.key });
+    this.#resync();
   }
 
   /** Queues one resync (deduplicated; allowed past the bound, so it is never lost). */
@@ -155,25 +138,14 @@ export class HubAgentLink {
 
   #enqueue(task: () => Promise<void>): void {
     this.#queued++;
-    const run = async (): Promise<void> => {
+    this.#tail = this.#tail.then(async () => {
       try {
         await task();
       } catch (e) {
-        this.#logger.log('warn', 'hub: desired sync failed; retried on the next connect', {
-          reason: toAgentError(e).message,
-        });
+        this.#logger.log('warn', 'hub: desired sync failed', { reason: toAgentError(e).message });
       } finally {
         this.#queued--;
       }
-    };
-    this.#tail = this.#tail.then(run);
-  }
-
-  #guard(what: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (e) {
-      this.#logger.log('error', `hub: sink ${what} failed`, { reason: toAgentError(e).message });
-    }
+    });
   }
 }

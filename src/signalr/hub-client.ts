@@ -1,62 +1,77 @@
 /**
- * The device's SignalR client (docs/realtime.md, spec 4.8) as ONE state machine:
- * negotiate, open the WebSocket, handshake, route the records, keep alive, and
- * reconnect with back-off forever. The state union changes only in `#setState`
- * (STYLE.md practice 7). A HubConnection is the socket under the `handshaking`
- * and `connected` states, with one timer for its handshake deadline and its
- * keep-alive; the back-off wait has its own. Whatever fails at runtime is
- * logged or rejects an invocation; nothing throws into a socket handler.
+ * The device's SignalR client (docs/realtime.md, spec 4.8): ONE object with ONE
+ * state, changed only in `#set` (STYLE.md practice 7). It negotiates, opens the
+ * WebSocket, handshakes, routes the records, keeps alive, and reconnects with
+ * back-off forever. One timer serves whichever state is
+ * current: the back-off wait (`waiting`), the handshake deadline
+ * (`handshaking`), the keep-alive (`connected`: a Ping when nothing was sent for
+ * `pingIntervalMs`, the server gone after `serverTimeoutMs` without receiving;
+ * the timer re-arms for the remaining time, so a send or a receive costs a clock
+ * read, not a timer).
+ *
+ * Messages acted on: Invocation (to `onInvocation`; one that carries
+ * an `invocationId` is answered with an error Completion, a device returns no
+ * results), Completion (to `onCompletion`: the device's own invocations are a
+ * HubInvoker's, hub-invoker.ts, which no board links), Ping, Close. Everything else is ignored unlogged.
+ * Whatever fails at runtime is logged or rejects an invocation; nothing throws
+ * into a socket handler. Logging follows one rule: transitions, not repeats:
+ * `hub: connected`; `hub: waiting` with the reason when an outage starts or its
+ * error code changes (an error line for 401/403, `auth`); `hub: stopped` (an
+ * error line when the server closed for good, info after `stop()`).
  */
+import { asObject, optString } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
-import type { LogFields, LogLevel, TimerHandle } from '../ports.js';
-import { HubMessageType } from '../wire.js';
-import { HubCalls, type ServerHandler } from './hub-calls.js';
-import { HubConnection } from './hub-connection.js';
-import { parseHandshake } from './messages.js';
-import { negotiate, type Negotiated } from './negotiate.js';
+import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
+import { HubMessageType as T } from '../wire.js';
+import { negotiate } from './negotiate.js';
 import { resolveHubOptions, type HubClientOptions, type ResolvedHubOptions } from './options.js';
-import { exceedsBytes } from '../utf8.js';
-import { encodeRecord } from './record-codec.js';
+import {
+  encodeRecord,
+  handshakeRecord,
+  parseHubMessage,
+  pingRecord,
+  readJson,
+  RecordDecoder,
+  type CompletionMessage,
+} from './record-codec.js';
 
 /** The one state of the client. */
-export type HubState =
-  | { kind: 'idle' }
-  | { kind: 'connecting' }
-  | { kind: 'handshaking'; conn: HubConnection }
-  | { kind: 'connected'; conn: HubConnection }
-  | { kind: 'waiting'; error: AgentError }
-  | { kind: 'stopped'; error: AgentError | undefined };
-
-export type HubStateKind = HubState['kind'];
+export type HubStateKind = 'idle' | 'connecting' | 'handshaking' | 'connected' | 'waiting' | 'stopped';
+/** Told every state change; `error` says why for `waiting` and `stopped`. */
 export type StateListener = (kind: HubStateKind, error: AgentError | undefined) => void;
 
-/** How one attempt or connection ended. */
-interface Ended {
-  error: AgentError;
-  reconnect: boolean;
-  wasConnected: boolean;
-}
-
-const failed = (error: AgentError): Ended => ({ error, reconnect: true, wasConnected: false });
-
 export class HubClient {
+  /**
+   * Receives every server Invocation (the one receiver: the agent's link). It is
+   * wrapped: a throw or a rejection is logged and the connection goes on.
+   */
+  onInvocation: ((target: string, args: readonly unknown[]) => void | Promise<void>) | undefined;
+  /** Receives every Completion (the one receiver: a HubInvoker, hub-invoker.ts). */
+  onCompletion: ((m: CompletionMessage) => void) | undefined;
   readonly #o: ResolvedHubOptions;
-  readonly #calls: HubCalls;
+  /**
+   * The record decoder of the current socket (handshaking, connected): a new one
+   * per socket, so nothing carries over, and the identity of that socket: events
+   * of any other are dropped.
+   */
+  #decoder: RecordDecoder | undefined;
   readonly #listeners: StateListener[] = [];
-  #state: HubState = { kind: 'idle' };
-  /** The back-off wait of the reconnect loop, and how to end it early. */
-  #wake: { timer: TimerHandle; resolve: () => void } | undefined;
-  /** The token the service refused (401/403): not sent again before `untilMs`. */
-  #refused: { token: string; untilMs: number } | undefined;
+  #state: HubStateKind = 'idle';
+  #socket: WebSocketConnection | undefined;
+  #timer: TimerHandle | undefined;
+  #sentMs = 0;
+  #receivedMs = 0;
+  /** Failed attempts since the last connection: the retry policy's attempt number. */
+  #attempt = 0;
+  /** The error code of the outage last logged (undefined once connected). */
+  #down: string | undefined;
 
   constructor(options: HubClientOptions) {
     this.#o = resolveHubOptions(options);
-    this.#calls = new HubCalls(this.#o.clock, this.#o.maxPendingInvocations, this.#o.logger);
   }
 
-  /** The current state's kind. */
   get status(): HubStateKind {
-    return this.#state.kind;
+    return this.#state;
   }
 
   /** Calls `listener` on every state change (wrapped: a throwing listener is logged). */
@@ -65,165 +80,167 @@ export class HubClient {
     return () => void this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
   }
 
-  /** Handles server invocations of `target` (case-insensitive). */
-  on(target: string, handler: ServerHandler): () => void {
-    return this.#calls.on(target, handler);
-  }
-
-  /** Starts the connect / reconnect loop (once; later calls do nothing). */
+  /** Starts connecting (once; later calls do nothing). */
   start(): void {
-    if (this.#state.kind !== 'idle') return;
-    this.#run().catch((e: unknown) => this.#setState({ kind: 'stopped', error: toAgentError(e) }));
+    if (this.#state === 'idle') void this.#connect();
   }
 
-  /** Stops for good: closes the socket, rejects pending invocations with `closed`. */
+  /** Stops for good: closes the socket; the state goes to `stopped` with AgentError `closed`. */
   stop(): void {
-    const s = this.#state;
-    if (s.kind === 'stopped') return;
-    const error = new AgentError('closed', 'hub client stopped');
-    this.#setState({ kind: 'stopped', error });
-    if (s.kind === 'handshaking' || s.kind === 'connected') s.conn.end(error, false);
-    if (this.#wake !== undefined) {
-      this.#o.clock.clearTimer(this.#wake.timer);
-      this.#wake.resolve();
-    }
-    this.#calls.failAll(error);
+    if (this.#state !== 'stopped') this.#close(new AgentError('closed', 'hub: stopped'), false);
   }
 
   /**
-   * Invokes `target` on the server and resolves with the Completion's result
-   * (`null` when absent). Rejects with `network` when not connected, `too-large`,
-   * `overflow`, `timeout`, `hub` (the Completion's error text) or on a drop.
+   * Sends one encoded record (encodeRecord) on the connected socket. Throws
+   * AgentError `network` when not connected or when the send fails (the
+   * connection then ends, and reconnects).
    */
-  async invoke(target: string, args: readonly unknown[], timeoutMs = this.#o.invocationTimeoutMs): Promise<unknown> {
-    const s = this.#state;
-    if (s.kind !== 'connected') throw this.#notConnected(target);
-    const id = this.#calls.takeId();
-    const record = this.#encode({ type: HubMessageType.invocation, invocationId: id, target, arguments: args });
-    const result = this.#calls.wait(id, target, timeoutMs);
-    try {
-      s.conn.send(record);
-    } catch (e) {
-      this.#calls.fail(id, toAgentError(e));
-    }
-    return result;
+  send(record: string): void {
+    if (this.#state !== 'connected' || !this.#write(record)) throw new AgentError('network', 'hub: not sent');
   }
 
   /** THE place where the state changes. */
-  #setState(next: HubState): void {
-    const previous = this.#state.kind;
-    this.#state = next;
-    const error = next.kind === 'waiting' || next.kind === 'stopped' ? next.error : undefined;
-    this.#log(next.kind === 'stopped' && error?.code !== 'closed' ? 'error' : 'info', next.kind, {
-      from: previous,
-      reason: error?.message,
-    });
+  #set(state: HubStateKind, error?: AgentError): void {
+    this.#state = state;
+    const code = error?.code;
+    if (state === 'connected') {
+      this.#down = undefined;
+      this.#log('info', state);
+    } else if (error && (state === 'stopped' || code !== this.#down)) {
+      this.#down = code;
+      const level = code === 'closed' ? 'info' : state === 'stopped' || code === 'auth' ? 'error' : 'warn';
+      this.#log(level, state, { reason: error.message });
+    }
     for (const listener of [...this.#listeners]) {
       try {
-        listener(next.kind, error);
+        listener(state, error);
       } catch (e) {
-        this.#log('error', 'state listener failed', { error: toAgentError(e).message });
+        this.#log('error', 'listener failed', { reason: toAgentError(e).message });
       }
     }
   }
 
-  async #run(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const ended = await this.#attempt(attempt);
-      if (this.#stopped()) return;
-      this.#calls.failAll(new AgentError('network', `hub connection lost: ${ended.error.message}`));
-      if (ended.wasConnected) attempt = 1;
-      const delayMs = ended.reconnect ? this.#delayMs(attempt) : null;
-      if (delayMs === null) return this.#setState({ kind: 'stopped', error: ended.error });
-      this.#setState({ kind: 'waiting', error: ended.error });
-      await new Promise<void>((resolve) => {
-        this.#wake = { timer: this.#o.clock.setTimer(resolve, delayMs), resolve };
-      });
-      this.#wake = undefined;
-      if (this.#stopped()) return;
-    }
-  }
-
-  /** One negotiate + socket; resolves when it failed or, once connected, when it ends. */
-  async #attempt(attempt: number): Promise<Ended> {
-    this.#setState({ kind: 'connecting' });
+  /** One attempt: token, negotiate, socket. */
+  async #connect(): Promise<void> {
     const o = this.#o;
-    let token: string | undefined;
-    let negotiated: Negotiated;
+    this.#set('connecting');
     try {
-      token = await o.accessToken();
-      const refused = this.#refused;
-      if (refused?.token === token && o.clock.monotonicMs() < refused.untilMs) {
-        return failed(new AgentError('auth', 'hub: waiting for a new token'));
-      }
-      negotiated = await negotiate(o.http, o.baseUrl, token);
-      this.#refused = undefined;
-      o.onSecrets({ connectionToken: negotiated.connectionToken, accessToken: negotiated.accessToken });
+      const token = await o.accessToken();
+      const { socketUrl, connectionToken } = await negotiate(o.http, o.baseUrl, token);
+      if (this.#state !== 'connecting') return;
+      o.onSecret(connectionToken);
+      const decoder = (this.#decoder = new RecordDecoder(o.maxReceiveBytes));
+      const live = (): boolean => this.#decoder === decoder;
+      const socket = o.sockets.connect(
+        socketUrl,
+        { Authorization: 'Bearer ' + token },
+        {
+          onOpen: () => void (live() && this.#write(handshakeRecord)),
+          onMessage: (data) => void (live() && this.#received(data, live)),
+          onClose: (reason) => live() && this.#close(new AgentError('network', 'hub: closed: ' + reason)),
+        },
+      );
+      if (!live()) return; // closed while connecting
+      this.#socket = socket;
+      this.#arm(o.handshakeTimeoutMs);
+      this.#set('handshaking');
     } catch (e) {
-      const error = toAgentError(e);
-      if (error.code === 'auth' && token !== undefined) {
-        // Not a retry loop (docs/realtime.md): one error line per refusal, the same token waits.
-        this.#refused = { token, untilMs: o.clock.monotonicMs() + o.authRetryMs };
-        this.#log('error', 'authentication refused; waiting for a new token', {
-          status: error.status,
-          retryAfterMs: o.authRetryMs,
-        });
-      } else this.#log('warn', 'connect failed', { attempt, code: error.code, reason: error.message });
-      return failed(error);
+      if (this.#state === 'connecting') this.#close(toAgentError(e));
     }
-    if (this.#stopped()) return { ...failed(new AgentError('closed', 'stopped')), reconnect: false };
-    return new Promise<Ended>((resolve) => {
-      const conn: HubConnection = new HubConnection(this.#o, negotiated.socketUrl, negotiated.accessToken, {
-        onRecord: (text) => this.#record(conn, text),
-        onEnd: (error, reconnect) => resolve({ error, reconnect, wasConnected: this.#state.kind === 'connected' }),
-      });
-      this.#setState({ kind: 'handshaking', conn });
-    });
   }
 
-  /** One record of a live connection: the handshake answer first, then hub messages. */
-  #record(conn: HubConnection, text: string): void {
-    if (this.#state.kind === 'handshaking') {
+  /** Ends the socket if any, then waits for the next attempt or stops. */
+  #close(error: AgentError, reconnect = true): void {
+    const socket = this.#socket;
+    this.#socket = this.#decoder = undefined;
+    this.#arm();
+    try {
+      socket?.close();
+    } catch {
+      // Already closed underneath.
+    }
+    if (this.#state === 'connected') this.#attempt = 0;
+    let delayMs: number | null = null;
+    if (reconnect) {
       try {
-        parseHandshake(text);
+        // 401/403 is not a retry loop (docs/realtime.md): the next attempt waits authRetryMs.
+        delayMs = error.code === 'auth' ? this.#o.authRetryMs : this.#o.retry.nextDelayMs(++this.#attempt);
       } catch (e) {
-        return conn.end(toAgentError(e), true);
+        this.#log('error', 'retry policy failed', { reason: toAgentError(e).message });
+        delayMs = 60000;
       }
-      conn.handshakeDone();
-      return this.#setState({ kind: 'connected', conn });
     }
-    this.#calls.route(
-      text,
-      (message) => conn.send(this.#encode(message)),
-      (error, reconnect) => conn.end(error, reconnect),
-    );
+    if (delayMs === null) return this.#set('stopped', error);
+    this.#timer = this.#o.clock.setTimer(() => void this.#connect(), delayMs);
+    this.#set('waiting', error);
   }
 
-  /** The policy's delay; a throwing policy is logged and replaced by a 60 s delay. */
-  #delayMs(attempt: number): number | null {
+  /** Clears the one timer, and arms it for `#tick` after `delayMs` when given. */
+  #arm(delayMs?: number): void {
+    const clock = this.#o.clock;
+    if (this.#timer !== undefined) clock.clearTimer(this.#timer);
+    this.#timer = delayMs === undefined ? undefined : clock.setTimer(() => this.#tick(), delayMs);
+  }
+
+  /** The handshake is late; or, connected, the keep-alive check: Ping or drop when due, re-arm for what is next. */
+  #tick(): void {
+    const { clock, pingIntervalMs, serverTimeoutMs } = this.#o;
+    const now = clock.monotonicMs();
+    if (this.#state === 'handshaking') return this.#close(new AgentError('timeout', 'hub: no handshake'));
+    if (now - this.#receivedMs >= serverTimeoutMs) return this.#close(new AgentError('timeout', 'hub: server silent'));
+    if (now - this.#sentMs >= pingIntervalMs && !this.#write(pingRecord)) return;
+    this.#arm(Math.min(this.#sentMs + pingIntervalMs, this.#receivedMs + serverTimeoutMs) - now);
+  }
+
+  #received(data: string, live: () => boolean): void {
+    this.#receivedMs = this.#o.clock.monotonicMs();
     try {
-      return this.#o.retry.nextDelayMs(attempt);
+      this.#decoder?.push(data, (text) => live() && this.#record(text));
     } catch (e) {
-      this.#log('error', 'retry policy failed; retrying in 60 s', { reason: toAgentError(e).message });
-      return 60000;
+      this.#close(toAgentError(e)); // too-large: the only throw of push, #record never throws
     }
   }
 
-  #encode(message: unknown): string {
-    const record = encodeRecord(message);
-    if (exceedsBytes(record, this.#o.maxMessageBytes)) {
-      throw new AgentError('too-large', `hub message over ${this.#o.maxMessageBytes} bytes refused`);
+  /** One record of the live socket: the handshake answer first, then hub messages. */
+  #record(text: string): void {
+    const handshaking = this.#state === 'handshaking';
+    try {
+      if (handshaking) {
+        const error = optString(asObject(readJson(text, 'handshake'), 'handshake'), 'error');
+        if (error !== undefined) throw new AgentError('hub', 'hub: handshake refused: ' + error);
+        this.#sentMs = this.#receivedMs;
+        this.#set('connected');
+        // The first keep-alive check arms the timer (unless a listener stopped the client).
+        return void (this.#state === 'connected' && this.#tick());
+      }
+      const m = parseHubMessage(text);
+      if (m?.type === T.invocation) {
+        (async () => this.onInvocation?.(m.target, m.arguments))().catch((e: unknown) =>
+          this.#log('error', 'handler failed', { target: m.target, reason: toAgentError(e).message }),
+        );
+        if (typeof m.invocationId === 'string') {
+          this.#write(encodeRecord({ type: T.completion, invocationId: m.invocationId, error: 'no client results' }));
+        }
+      } else if (m?.type === T.completion) this.onCompletion?.(m);
+      else if (m?.type === T.close) {
+        this.#close(new AgentError('hub', 'hub: server closed: ' + (m.error ?? '')), m.allowReconnect === true);
+      }
+    } catch (e) {
+      if (handshaking) this.#close(toAgentError(e));
+      else this.#log('warn', 'message dropped', { reason: toAgentError(e).message });
     }
-    return record;
   }
 
-  /** A method, so that TypeScript does not narrow the state across awaits and callbacks. */
-  #stopped(): boolean {
-    return this.#state.kind === 'stopped';
-  }
-
-  #notConnected(target: string): AgentError {
-    return new AgentError('network', `hub not connected (${this.#state.kind}); ${target} not sent`);
+  /** Sends one record on the live socket; a failed send ends the connection and returns false. */
+  #write(record: string): boolean {
+    try {
+      this.#socket?.send(record);
+      this.#sentMs = this.#o.clock.monotonicMs();
+      return true;
+    } catch (e) {
+      this.#close(new AgentError('network', 'hub: send failed', { cause: e }));
+      return false;
+    }
   }
 
   #log(level: LogLevel, message: string, fields?: LogFields): void {

@@ -1,18 +1,57 @@
 /**
- * The SignalR text framing (spec 4.8), the one reader/writer of the hub's wire:
- * every JSON record ends with the record separator 0x1E. Shared by the agent's
- * hub client, its negotiate, and the local hub.
+ * The hub's wire (spec 4.8, JSON hub protocol), one reader/writer: the 0x1E
+ * record framing both ways, and the validation of one record into the message
+ * the device acts on. Shared by the hub client, its negotiate, and the tests
+ * and benches that play the server.
  *
  * JSON.stringify escapes U+001E inside strings, so a raw 0x1E always ends a
  * record. The decoder takes arbitrary chunks (a record split across messages,
- * several records in one) and refuses a record over `maxRecordBytes` instead of
+ * several records in one) and refuses a record over its byte bound instead of
  * growing without bound.
+ *
+ * A device acts on four message types: Invocation (1), Completion (3), Ping (6)
+ * and Close (7). Their fields are checked in place (the record's object is the
+ * message, nothing is copied); any other type, streams included, is `undefined`
+ * and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
  */
+import { asArray, asObject, optBoolean, optString, reqString } from '../reader.js';
 import { AgentError } from '../errors.js';
-import { Hub } from '../wire.js';
 import { exceedsBytes } from '../utf8.js';
+import { Hub, HubMessageType as T } from '../wire.js';
 
 const RS = Hub.recordSeparatorChar;
+
+/** The Ping record (sent far more often than anything else). */
+export const pingRecord = '{"type":6}' + RS;
+
+/** The handshake request record (spec 4.8 step 3). */
+export const handshakeRecord = '{"protocol":"json","version":1}' + RS;
+
+/** A server-to-client Invocation; `invocationId` (string) when the server expects a Completion. */
+export interface InvocationMessage {
+  type: typeof T.invocation;
+  target: string;
+  arguments: readonly unknown[];
+  invocationId?: string | null;
+}
+
+/** The answer to one of our invocations: `error` (string) set, or success with `result`. */
+export interface CompletionMessage {
+  type: typeof T.completion;
+  invocationId: string;
+  result?: unknown;
+  error?: string | null;
+}
+
+export interface CloseMessage {
+  type: typeof T.close;
+  error?: string | null;
+  allowReconnect?: boolean | null;
+}
+
+export type HubMessage = InvocationMessage | CompletionMessage | CloseMessage | { type: typeof T.ping };
+
+const ping: HubMessage = { type: T.ping };
 
 /** Appends the record separator to one serialized message. */
 export function encodeRecord(message: unknown): string {
@@ -24,52 +63,60 @@ export function readJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new AgentError('wire.invalid', `${what}: not JSON (${text.length} chars)`, { cause: e });
+    throw new AgentError('wire.invalid', `${what}: not JSON`, { cause: e });
   }
 }
 
+/** Validates one record's text (separator removed); `undefined` for a type the device ignores. */
+export function parseHubMessage(text: string): HubMessage | undefined {
+  // Pings are the most frequent record; the canonical form skips JSON.parse.
+  if (text === '{"type":6}') return ping;
+  const o = asObject(readJson(text, 'hub'), 'hub');
+  const type = o['type'];
+  if (type === T.invocation) {
+    reqString(o, 'target');
+    asArray(o['arguments'], 'arguments');
+    optString(o, 'invocationId');
+  } else if (type === T.completion) {
+    reqString(o, 'invocationId');
+    optString(o, 'error');
+  } else if (type === T.close) {
+    optString(o, 'error');
+    optBoolean(o, 'allowReconnect');
+  } else if (type !== T.ping) return undefined;
+  return o as unknown as HubMessage;
+}
+
 export class RecordDecoder {
-  private partial = '';
+  #partial = '';
+  readonly #maxBytes: number;
 
   /** @param maxRecordBytes the largest record accepted, separator excluded. */
-  constructor(private readonly maxRecordBytes: number) {}
+  constructor(maxRecordBytes: number) {
+    this.#maxBytes = maxRecordBytes;
+  }
 
   /**
    * Feeds one chunk; calls `onRecord` with each complete record's text (without
    * the separator). Throws AgentError `too-large` when a record exceeds the
-   * limit; the decoder is then reset and the rest of the chunk dropped.
+   * bound; the decoder is then reset and the rest of the chunk dropped.
    */
   push(chunk: string, onRecord: (record: string) => void): void {
     let start = 0;
     for (let end = chunk.indexOf(RS); end !== -1; end = chunk.indexOf(RS, start)) {
-      let record = chunk.slice(start, end);
-      if (this.partial !== '') {
-        record = this.partial + record;
-        this.partial = '';
-      }
+      const record = this.#check(this.#partial + chunk.slice(start, end));
+      this.#partial = '';
       start = end + 1;
-      this.check(record);
       onRecord(record);
     }
-    if (start < chunk.length) {
-      this.partial += chunk.slice(start);
-      this.check(this.partial);
+    if (start < chunk.length) this.#partial = this.#check(this.#partial + chunk.slice(start));
+  }
+
+  #check(record: string): string {
+    if (exceedsBytes(record, this.#maxBytes)) {
+      this.#partial = '';
+      throw new AgentError('too-large', `hub: record over ${this.#maxBytes} B`);
     }
-  }
-
-  /** Bytes waiting for their separator. */
-  get pendingLength(): number {
-    return this.partial.length;
-  }
-
-  reset(): void {
-    this.partial = '';
-  }
-
-  private check(record: string): void {
-    if (exceedsBytes(record, this.maxRecordBytes)) {
-      this.partial = '';
-      throw new AgentError('too-large', `hub record over ${this.maxRecordBytes} bytes`);
-    }
+    return record;
   }
 }

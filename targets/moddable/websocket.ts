@@ -35,18 +35,21 @@ const RECEIVE = 3;
 const DISCONNECT = 4;
 
 export class ModdableWebSockets implements WebSocketFactory {
-  constructor(
-    private readonly maxMessageBytes = 16_384,
-    /** SecureSocket's `secure` dictionary for wss (ports.ts `secureOptions`). */
-    private readonly secure: Record<string, unknown> = { protocolVersion: 0x303 },
-  ) {}
+  readonly #maxMessageBytes: number;
+  readonly #secure: Record<string, unknown>;
+
+  /** @param secure SecureSocket's `secure` dictionary for wss (ports.ts `secureOptions`). */
+  constructor(maxMessageBytes = 16_384, secure: Record<string, unknown> = { protocolVersion: 0x303 }) {
+    this.#maxMessageBytes = maxMessageBytes;
+    this.#secure = secure;
+  }
 
   connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
     const parts = splitUrl(url);
     const flat: string[] = [];
     for (const name in headers) flat.push(name, headers[name] ?? '');
     let closed = false;
-    const guard: GuardOptions = { onFault: (e) => close(`network failure: ${describe(e)}`) };
+    const guard: GuardOptions = { onFault: (e) => close('network: ' + describe(e)) };
     const options: Record<string, unknown> = {
       host: parts.host,
       port: parts.port,
@@ -57,7 +60,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     };
     if (parts.secure) {
       guard.Inner = SecureSocket as unknown as SocketClass;
-      options.secure = this.secure;
+      options.secure = this.#secure;
     }
     let client: Client | undefined;
     const close = (reason: string): void => {
@@ -77,29 +80,30 @@ export class ModdableWebSockets implements WebSocketFactory {
     try {
       client = new Client(options as ConstructorParameters<typeof Client>[0]);
     } catch (e) {
-      throw new AgentError('network', `websocket ${parts.host}: cannot connect: ${describe(e)}`, { cause: e });
+      throw new AgentError('network', `websocket ${parts.host}: ${describe(e)}`, { cause: e });
     }
+    const max = this.#maxMessageBytes;
     client.callback = (message: number, value?: unknown) => {
       if (closed) return;
       if (message === CONNECTED) handlers.onOpen();
       else if (message === RECEIVE) {
-        if (typeof value !== 'string') close('binary frame refused');
-        else if (value.length > this.maxMessageBytes && utf8Length(value) > this.maxMessageBytes) {
-          close(`message over ${this.maxMessageBytes} bytes refused`);
-        } else handlers.onMessage(value);
-      } else if (message === DISCONNECT) close('closed by the server or the network');
+        if (typeof value !== 'string') close('binary frame');
+        else if (value.length > max && utf8Length(value) > max) close(`message over ${max} B`);
+        else handlers.onMessage(value);
+      } else if (message === DISCONNECT) close('disconnected');
     };
     return {
       send(data: string) {
-        if (closed || client === undefined) throw new AgentError('closed', 'websocket is closed');
+        if (closed || client === undefined) throw new AgentError('closed', 'websocket: closed');
         if (data.length > MAX_SEND_BYTES / 3 && utf8Length(data) > MAX_SEND_BYTES) {
-          throw new AgentError('too-large', `websocket message of ${utf8Length(data)} bytes exceeds ${MAX_SEND_BYTES}`);
+          throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
         }
         try {
           client.write(data);
         } catch (e) {
-          close(`write failed: ${describe(e)}`);
-          throw new AgentError('network', `websocket ${parts.host}: write failed: ${describe(e)}`, { cause: e });
+          const reason = 'write failed: ' + describe(e);
+          close(reason);
+          throw new AgentError('network', `websocket ${parts.host}: ${reason}`, { cause: e });
         }
       },
       close: () => close('closed by the agent'),

@@ -5,6 +5,7 @@
  * split across messages).
  */
 import assert from 'node:assert/strict';
+import { setProperties } from '../../src/signalr/hub-invoker.js';
 import { useHubSession } from './support/hub-session.js';
 import { demo, writeStates } from './support/loopback.js';
 import { RecordingSink } from './support/recording-sink.js';
@@ -35,7 +36,7 @@ describe('signalr against the local hub (loopback)', () => {
 
   it('SetProperties: the Completion result becomes the property set', async () => {
     await connected();
-    const result = await h.link.setProperties({ 'report-mode': 'fast' });
+    const result = await setProperties(h.invoker, h.sink, { 'report-mode': 'fast' });
     assert.equal(result['report-mode'], 'fast');
     assert.equal(result['sample-rate'], 1);
     assert.deepEqual(h.sink.properties.at(-1), [result, true]);
@@ -43,7 +44,7 @@ describe('signalr against the local hub (loopback)', () => {
 
   it('SetProperties with a bad property name is rejected with the hub error text', async () => {
     await connected();
-    await assert.rejects(h.link.setProperties({ 'Bad Name!': 1 }), (e: Error & { code?: string }) => {
+    await assert.rejects(setProperties(h.invoker, h.sink, { 'Bad Name!': 1 }), (e: Error & { code?: string }) => {
       assert.equal(e.code, 'hub');
       return true;
     });
@@ -68,7 +69,7 @@ describe('signalr against the local hub (loopback)', () => {
       await connected();
       await desiredRoundTrip(7);
       await desiredRoundTrip(8);
-      const result = await h.link.setProperties({ 'led-enabled': false });
+      const result = await setProperties(h.invoker, h.sink, { 'led-enabled': false });
       assert.equal(result['led-enabled'], false);
       assert.equal(h.c.logger.find('warn', 'dropped').length, 0);
     });
@@ -76,10 +77,13 @@ describe('signalr against the local hub (loopback)', () => {
 
   it('refuses an outgoing message over 32 KB and keeps the connection', async () => {
     await connected();
-    await assert.rejects(h.link.setProperties({ big: 'x'.repeat(33000) }), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'too-large');
-      return true;
-    });
+    await assert.rejects(
+      setProperties(h.invoker, h.sink, { big: 'x'.repeat(33000) }),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'too-large');
+        return true;
+      },
+    );
     await desiredRoundTrip(9);
   });
 });

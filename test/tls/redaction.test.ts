@@ -130,7 +130,7 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
     service.hub.dropAll();
     await until(() => run.hub?.status === 'waiting');
     clock.advance(1000);
-    await until(() => output.some((l) => l.includes('authentication refused')));
+    await until(() => output.some((l) => l.includes('negotiate HTTP 403')));
     secrets.push(...http.connectionTokens);
     // 401: a token the service does not know; 403: another device's token.
     const unknown = await agent(service.url, clock, unknownToken, [
@@ -146,7 +146,7 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
     assert.ok(output.some((l) => l.includes('leak probe') && l.includes('[redacted]')));
     assert.ok(output.some((l) => l.includes('configuration not read') && l.includes('401')));
     assert.ok(output.some((l) => l.includes('boom with [redacted]')));
-    for (const line of ['hub: connected', 'authentication refused', 'hub: stopped']) {
+    for (const line of ['hub: connected', 'negotiate HTTP 403', 'hub: stopped']) {
       assert.ok(
         output.some((l) => l.includes(line)),
         `the path was driven: ${line}`,

@@ -110,7 +110,7 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
         assert.ok(e.message.includes(host), `names the host: ${e.message}`);
         assert.match(e.message, reason);
       }
-      assert.match(log.find('warn', 'hub: connect failed')[0]?.fields?.['reason'] as string, reason);
+      assert.match(log.find('warn', 'hub: waiting')[0]?.fields?.['reason'] as string, reason);
       // HTTP: the configuration read fails with the same reason and is retried every second of fake time.
       const first = log.find('warn', 'configuration not read; retrying')[0]?.fields?.['reason'] as string;
       assert.ok(first.startsWith(`TLS check failed for ${host}`), first);

@@ -1,8 +1,8 @@
 /**
- * The hub wiring both targets share (src/signalr/agent-hub.ts): every secret a
- * negotiate hands out (connection tokens, a rotated access token) is redacted
- * while it is current and forgotten when it is replaced; the configured token
- * stays redacted; the link resyncs desired values on connect.
+ * The hub wiring both targets share (src/signalr/agent-hub.ts): every
+ * connection token a negotiate hands out is redacted while it is current and
+ * forgotten when the next one replaces it; the configured token stays redacted
+ * (the caller registers it); the link resyncs desired values on connect.
  */
 import { RedactingLogger } from '../../../src/log/redact.js';
 import { startAgentHub } from '../../../src/signalr/agent-hub.js';
@@ -12,7 +12,7 @@ import { assert } from '../../support/assert.js';
 import { harness, json } from './harness.js';
 
 describe('signalr: the shared agent hub wiring', () => {
-  it('redacts connection tokens and rotated access tokens, forgetting each when it is replaced', async () => {
+  it('redacts each connection token while it is current, forgetting it when the next replaces it', async () => {
     const h = harness();
     const logger = new RedactingLogger(h.logger);
     logger.addSecret('device-token-1');
@@ -23,9 +23,8 @@ describe('signalr: the shared agent hub wiring', () => {
       resyncDesired: async (): Promise<void> => void resyncs++,
       updateProperties: (): void => undefined,
     };
-    const redirect = (token: string) => json(200, { url: 'http://127.0.0.1:8080/relay', accessToken: token });
     const negotiated = (token: string) => json(200, { negotiateVersion: 1, connectionId: 'c', connectionToken: token });
-    h.http.script.push(redirect('rotated-token-one'), negotiated('connection-token-one'));
+    h.http.script.push(negotiated('connection-token-one'));
     const wired = startAgentHub({
       agent,
       baseUrl: 'http://127.0.0.1:8080',
@@ -37,6 +36,7 @@ describe('signalr: the shared agent hub wiring', () => {
       retry: h.policy,
     });
     await settle();
+    assert.equal(h.sockets.last.url, 'ws://127.0.0.1:8080/hubs/properties?id=connection-token-one');
     h.sockets.last.accept();
     await settle();
     assert.equal(wired.hub.status, 'connected');
@@ -45,8 +45,8 @@ describe('signalr: the shared agent hub wiring', () => {
       logger.log('info', text);
       return h.logger.lines.at(-1)!.message;
     };
-    assert.equal(said('device-token-1 rotated-token-one connection-token-one'), '[redacted] [redacted] [redacted]');
-    h.http.script.push(redirect('rotated-token-two'), negotiated('connection-token-two'));
+    assert.equal(said('device-token-1 connection-token-one'), '[redacted] [redacted]');
+    h.http.script.push(negotiated('connection-token-two'));
     h.sockets.last.drop();
     await h.clock.advanceAsync(1000);
     await settle();
@@ -54,8 +54,8 @@ describe('signalr: the shared agent hub wiring', () => {
     await settle();
     assert.equal(resyncs, 2);
     assert.equal(
-      said('device-token-1 rotated-token-one connection-token-one rotated-token-two connection-token-two'),
-      '[redacted] rotated-token-one connection-token-one [redacted] [redacted]',
+      said('device-token-1 connection-token-one connection-token-two'),
+      '[redacted] connection-token-one [redacted]',
     );
     wired.stop();
     assert.equal(wired.hub.status, 'stopped');

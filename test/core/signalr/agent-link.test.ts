@@ -65,6 +65,21 @@ describe('signalr/agent-link', () => {
     ]);
   });
 
+  it('takes Notify whatever the case of its target, and nothing else', async () => {
+    const { sink, link, socket } = await setup();
+    const state = (value: number) => ({ channel: `${P}:dimmer.desired`, value, timestamp: value });
+    socket.receiveRecords(
+      { type: 1, target: 'NOTIFY', arguments: [{ type: 'states', entity: D, states: [state(1)] }] },
+      { type: 1, target: 'Other', arguments: [{ type: 'states', entity: D, states: [state(2)] }] },
+      { type: 1, target: 'notify', arguments: [{ type: 'states', entity: D, states: [state(3)] }] },
+    );
+    await link.idle();
+    assert.deepEqual(
+      sink.applied.map((r) => r.value),
+      [1, 3],
+    );
+  });
+
   it('merges properties from a properties Notify', async () => {
     const { sink, socket } = await setup();
     socket.receiveRecords({
@@ -76,7 +91,7 @@ describe('signalr/agent-link', () => {
   });
 
   it('ignores other devices, unknown types, and logs malformed Notify arguments', async () => {
-    const { sink, link, socket } = await setup();
+    const { h, sink, link, socket } = await setup();
     socket.receiveRecords(
       statesNotify([{ channel: `${P}:relay.desired`, value: true, timestamp: 1 }], 'someone-else'),
       { type: 1, target: 'Notify', arguments: [{ type: 'future' }] },
@@ -88,6 +103,7 @@ describe('signalr/agent-link', () => {
     assert.deepEqual(sink.applied, []);
     assert.deepEqual(sink.properties, []);
     assert.equal(sink.resyncs, 1);
+    assert.equal(h.logger.find('warn', 'hub: Notify dropped').length, 3);
   });
 
   it('resyncs desired states on every connect and reconnect; a failed resync is logged', async () => {
@@ -118,40 +134,14 @@ describe('signalr/agent-link', () => {
     assert.equal(sink.reconnects, 2);
   });
 
-  it('setProperties invokes SetProperties and the result becomes the property set', async () => {
-    const { sink, link, socket } = await setup();
-    const done = link.setProperties({ label: 'new' });
-    assert.deepEqual(socket.messages()[0], {
-      type: 1,
-      invocationId: '0',
-      target: 'SetProperties',
-      arguments: [{ values: { label: 'new' } }],
-    });
-    socket.receiveRecords({ type: 3, invocationId: '0', result: { label: 'new', interval: 5 } });
-    assert.deepEqual(await done, { label: 'new', interval: 5 });
-    assert.deepEqual(sink.properties, [[{ label: 'new', interval: 5 }, true]]);
-  });
-
-  it('setProperties rejects on a hub error or a malformed result, and changes nothing', async () => {
-    const { sink, link, socket } = await setup();
-    const refused = link.setProperties({ 'Bad Name': 1 });
-    const malformed = link.setProperties({ ok: 1 });
-    socket.receiveRecords(
-      { type: 3, invocationId: '0', error: 'invalid property name' },
-      { type: 3, invocationId: '1' },
-    );
-    await assert.rejects(refused, 'hub');
-    await assert.rejects(malformed, 'wire.invalid');
-    assert.deepEqual(sink.properties, []);
-  });
-
   it('bounds the desired queue: overflow is counted and a resync is queued instead', async () => {
-    const { sink, link, socket } = await setup({ maxQueued: 2 });
+    const { h, sink, link, socket } = await setup({ maxQueued: 2 });
     let open: () => void = () => undefined;
     sink.gate = new Promise((resolve) => (open = resolve));
     const states = [1, 2, 3, 4].map((v) => ({ channel: `${P}:dimmer.desired`, value: v, timestamp: v }));
     socket.receiveRecords(statesNotify(states));
     assert.equal(link.dropped, 2);
+    assert.equal(h.logger.find('warn', 'desired queue full').length, 1, 'once per resync, not per record');
     open();
     await settle();
     await link.idle();
@@ -162,11 +152,31 @@ describe('signalr/agent-link', () => {
     assert.equal(sink.resyncs, 2);
   });
 
-  it('close() detaches from the client', async () => {
-    const { sink, link, socket } = await setup();
+  it('close() detaches from the client: no Notify, no resync', async () => {
+    const { h, sink, link, socket } = await setup();
     link.close();
     socket.receiveRecords(statesNotify([{ channel: `${P}:relay.desired`, value: true, timestamp: 1 }]));
+    socket.drop();
+    await h.clock.advanceAsync(1000);
+    h.sockets.last.accept();
     await link.idle();
     assert.deepEqual(sink.applied, []);
+    assert.equal(sink.resyncs, 1);
+  });
+
+  it('a sink whose hubReconnected throws is logged by the client, and the link goes on', async () => {
+    const { h, sink, link, socket } = await setup();
+    sink.hubReconnected = () => {
+      throw new Error('bad sink');
+    };
+    socket.drop();
+    await h.clock.advanceAsync(1000);
+    h.sockets.last.accept();
+    await link.idle();
+    assert.equal(sink.resyncs, 2);
+    assert.equal(h.logger.find('error', 'listener failed').length, 1);
+    h.sockets.last.receiveRecords(statesNotify([{ channel: `${P}:relay.desired`, value: true, timestamp: 1 }]));
+    await link.idle();
+    assert.equal(sink.applied.length, 1);
   });
 });

@@ -20,7 +20,7 @@ describe('signalr/connection', () => {
   it('takes the handshake answer and the records after it from one message', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.on('Notify', (args) => void seen.push(args[0]));
+    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
     const socket = await h.connect(false);
     socket.open();
     socket.receive('{}\u001e{"type":1,"target":"Notify","arguments":[1]}\u001e{"type":6}\u001e');
@@ -30,7 +30,7 @@ describe('signalr/connection', () => {
   it('reassembles records split across messages, byte by byte', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.on('notify', (args) => void seen.push(args[0]));
+    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
     const socket = await h.connect(false);
     socket.open();
     const text = '{}\u001e{"type":1,"target":"Notify","arguments":["é\u001e"]}\u001e'.replace('é\u001e', 'é\\u001e');
@@ -103,7 +103,7 @@ describe('signalr/connection', () => {
   it('ignores events of a socket after it ended', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.on('Notify', (args) => void seen.push(args));
+    h.client.onInvocation = (_target, args) => void seen.push(args);
     const socket = await h.connect();
     socket.drop();
     socket.receiveRecords({ type: 1, target: 'Notify', arguments: [] });
@@ -111,7 +111,23 @@ describe('signalr/connection', () => {
     await h.clock.advanceAsync(0);
     assert.deepEqual(seen, []);
     assert.equal(h.client.status, 'waiting');
-    assert.ok(h.logger.find('info', 'hub: waiting').length === 1);
+    assert.equal(h.logger.find('warn', 'hub: waiting').length, 1);
+  });
+
+  it('starts each socket with an empty record buffer: a partial record of a dropped socket is gone', async () => {
+    const h = harness();
+    const seen: unknown[] = [];
+    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
+    const first = await h.connect();
+    first.receive('{"type":1,"target":"Notify","arguments":["lost');
+    first.drop();
+    await h.clock.advanceAsync(1000);
+    const second = h.sockets.last;
+    second.accept();
+    second.receiveRecords({ type: 1, target: 'Notify', arguments: ['kept'] });
+    assert.deepEqual(seen, ['kept']);
+    h.logger.assertNoErrors();
+    assert.equal(h.logger.find('warn', 'dropped').length, 0);
   });
 
   it('a negotiate network failure is a normal retry', async () => {

@@ -1,12 +1,13 @@
 /**
  * Shared set-up of the hub client's unit tests: a FakeClock, a fake WebSocket
  * factory, a scripted negotiate transport and a recording logger, wired into a
- * HubClient with a deterministic backoff.
+ * HubClient with a deterministic backoff, and a HubInvoker over it.
  */
 import { AgentError } from '../../../src/errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../../src/ports.js';
 import type { RetryPolicy } from '../../../src/retry/backoff.js';
 import { HubClient } from '../../../src/signalr/hub-client.js';
+import { HubInvoker, type HubInvokerOptions } from '../../../src/signalr/hub-invoker.js';
 import type { HubClientOptions } from '../../../src/signalr/options.js';
 import { FakeClock, settle } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
@@ -14,7 +15,7 @@ import { FakeSocket, FakeWebSocketFactory } from '../../fakes/fake-websocket.js'
 
 export type Answer = HttpResponse | AgentError | ((request: HttpRequest) => HttpResponse);
 
-/** Answers negotiate from a script; when the script is empty, a fresh v1 token each time. */
+/** Answers negotiate from a script; when the script is empty, a fresh connection token each time. */
 export class ScriptedHttp implements HttpTransport {
   readonly requests: HttpRequest[] = [];
   readonly script: Answer[] = [];
@@ -51,12 +52,16 @@ export interface Harness {
   logger: FakeLogger;
   policy: RecordingPolicy;
   client: HubClient;
+  invoker: HubInvoker;
   token: { value: string };
   /** Lets negotiate and the socket open run; returns the new socket (accepted when `accept`). */
   connect(accept?: boolean): Promise<FakeSocket>;
 }
 
-export function harness(overrides: Partial<HubClientOptions> = {}): Harness {
+export function harness(
+  overrides: Partial<HubClientOptions> = {},
+  invokerOptions: Omit<HubInvokerOptions, 'clock'> = {},
+): Harness {
   const clock = new FakeClock();
   const sockets = new FakeWebSocketFactory();
   const http = new ScriptedHttp();
@@ -73,6 +78,7 @@ export function harness(overrides: Partial<HubClientOptions> = {}): Harness {
     retry: policy,
     ...overrides,
   });
+  const invoker = new HubInvoker(client, { clock, ...invokerOptions });
   const connect = async (accept = true): Promise<FakeSocket> => {
     const before = sockets.sockets.length;
     client.start();
@@ -81,5 +87,5 @@ export function harness(overrides: Partial<HubClientOptions> = {}): Harness {
     if (accept) sockets.last.accept();
     return sockets.last;
   };
-  return { clock, sockets, http, logger, policy, client, token, connect };
+  return { clock, sockets, http, logger, policy, client, invoker, token, connect };
 }

@@ -1,4 +1,11 @@
+/**
+ * The device's own invocations (src/signalr/hub-invoker.ts) over the hub
+ * client: ids, Completions, timeouts, bounds, and what a drop or a stop does
+ * to what is pending.
+ */
 import { AgentError } from '../../../src/errors.js';
+import { setProperties } from '../../../src/signalr/hub-invoker.js';
+import type { Value } from '../../../src/agent/driver.js';
 import { assert } from '../../support/assert.js';
 import { harness } from './harness.js';
 
@@ -6,8 +13,8 @@ describe('signalr/invocations', () => {
   it('numbers invocations "0", "1", ... and matches Completions by id', async () => {
     const h = harness();
     const socket = await h.connect();
-    const a = h.client.invoke('SetProperties', [{ values: { a: 1 } }]);
-    const b = h.client.invoke('Other', []);
+    const a = h.invoker.invoke('SetProperties', [{ values: { a: 1 } }]);
+    const b = h.invoker.invoke('Other', []);
     assert.deepEqual(socket.messages(), [
       { type: 1, invocationId: '0', target: 'SetProperties', arguments: [{ values: { a: 1 } }] },
       { type: 1, invocationId: '1', target: 'Other', arguments: [] },
@@ -23,25 +30,25 @@ describe('signalr/invocations', () => {
   it('rejects with the error text (code hub); null or absent result is success', async () => {
     const h = harness();
     const socket = await h.connect();
-    const failing = h.client.invoke('SetProperties', []);
-    const empty = h.client.invoke('X', []);
-    const nulled = h.client.invoke('Y', []);
+    const failing = h.invoker.invoke('SetProperties', []);
+    const empty = h.invoker.invoke('X', []);
+    const nulled = h.invoker.invoke('Y', []);
     socket.receiveRecords(
       { type: 3, invocationId: '0', error: 'Property name is not valid' },
       { type: 3, invocationId: '1' },
-      { type: 3, invocationId: '2', result: null },
+      { type: 3, invocationId: '2', result: null, error: null },
     );
     const e = await assert.rejects(failing, 'hub');
-    assert.match((e as Error).message, /Property name is not valid/);
+    assert.match((e as Error).message, /SetProperties: Property name is not valid/);
     assert.equal(await empty, null);
     assert.equal(await nulled, null);
   });
 
   it('times out one invocation, and ignores its late Completion and unknown ids', async () => {
-    const h = harness({ invocationTimeoutMs: 5000 });
+    const h = harness({}, { timeoutMs: 5000 });
     const socket = await h.connect();
-    const slow = h.client.invoke('Slow', []);
-    const quick = h.client.invoke('Quick', [], 60000);
+    const slow = h.invoker.invoke('Slow', []);
+    const quick = h.invoker.invoke('Quick', [], 60000);
     let failure: unknown;
     slow.catch((e: unknown) => (failure = e));
     await h.clock.advanceAsync(5000);
@@ -53,34 +60,46 @@ describe('signalr/invocations', () => {
     h.logger.assertNoErrors();
   });
 
-  it('rejects every pending invocation when the connection drops', async () => {
+  it('rejects every pending invocation with network when the connection drops', async () => {
     const h = harness();
     const socket = await h.connect();
-    const pending = [h.client.invoke('A', []), h.client.invoke('B', [])];
+    const pending = [h.invoker.invoke('A', []), h.invoker.invoke('B', [])];
     socket.drop();
     for (const p of pending) await assert.rejects(p, 'network');
+    assert.equal(h.clock.pending, 1, 'only the back-off timer is left');
   });
 
   it('rejects pending invocations with closed on stop, and refuses new ones when not connected', async () => {
     const h = harness();
-    await assert.rejects(h.client.invoke('Early', []), 'network');
+    await assert.rejects(h.invoker.invoke('Early', []), 'network');
     const socket = await h.connect();
-    const pending = h.client.invoke('A', []);
+    const pending = h.invoker.invoke('A', []);
     h.client.stop();
     await assert.rejects(pending, 'closed');
-    await assert.rejects(h.client.invoke('Late', []), 'network');
+    await assert.rejects(h.invoker.invoke('Late', []), 'network');
     assert.ok(socket.closedByClient);
     assert.equal(h.clock.pending, 0);
+  });
+
+  it('a failed send rejects with network and ends the connection', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    socket.send = () => {
+      throw new Error('socket gone');
+    };
+    await assert.rejects(h.invoker.invoke('A', []), 'network');
+    assert.equal(h.client.status, 'waiting');
+    assert.ok(socket.closedByClient);
   });
 
   it('refuses outgoing messages over 32 KB with too-large, and keeps the connection', async () => {
     const h = harness();
     const socket = await h.connect();
     const big = 'é'.repeat(16400); // 32,800 UTF-8 bytes, under 32 K characters
-    await assert.rejects(h.client.invoke('SetProperties', [{ values: { big } }]), 'too-large');
+    await assert.rejects(h.invoker.invoke('SetProperties', [{ values: { big } }]), 'too-large');
     assert.deepEqual(socket.messages(), []);
     const fits = 'x'.repeat(32000);
-    const sent = h.client.invoke('Fits', [fits]);
+    const sent = h.invoker.invoke('Fits', [fits]);
     assert.equal(socket.messages().length, 1);
     socket.receiveRecords({ type: 3, invocationId: '1' });
     assert.equal(await sent, null);
@@ -88,11 +107,39 @@ describe('signalr/invocations', () => {
   });
 
   it('bounds the number of pending invocations', async () => {
-    const h = harness({ maxPendingInvocations: 2 });
+    const h = harness({}, { maxPending: 2 });
     await h.connect();
-    void h.client.invoke('A', []).catch(() => undefined);
-    void h.client.invoke('B', []).catch(() => undefined);
-    await assert.rejects(h.client.invoke('C', []), 'overflow');
+    void h.invoker.invoke('A', []).catch(() => undefined);
+    void h.invoker.invoke('B', []).catch(() => undefined);
+    await assert.rejects(h.invoker.invoke('C', []), 'overflow');
     h.client.stop();
+  });
+
+  it('setProperties: the Completion result becomes the property set; a bad result changes nothing', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    const set: [Record<string, Value>, boolean][] = [];
+    const sink = {
+      updateProperties: (values: Readonly<Record<string, Value>>, replace: boolean) =>
+        set.push([{ ...values }, replace]),
+    };
+    const done = setProperties(h.invoker, sink, { label: 'new' });
+    const malformed = setProperties(h.invoker, sink, { ok: 1 });
+    const refused = setProperties(h.invoker, sink, { 'Bad Name': 1 });
+    assert.deepEqual(socket.messages()[0], {
+      type: 1,
+      invocationId: '0',
+      target: 'SetProperties',
+      arguments: [{ values: { label: 'new' } }],
+    });
+    socket.receiveRecords(
+      { type: 3, invocationId: '1', result: { ok: [1] } },
+      { type: 3, invocationId: '2', error: 'invalid property name' },
+      { type: 3, invocationId: '0', result: { label: 'new', interval: 5 } },
+    );
+    await assert.rejects(malformed, 'wire.invalid');
+    await assert.rejects(refused, 'hub');
+    assert.deepEqual(await done, { label: 'new', interval: 5 });
+    assert.deepEqual(set, [[{ label: 'new', interval: 5 }, true]]);
   });
 });

@@ -39,7 +39,7 @@ describe('signalr/keep-alive', () => {
     const h = harness();
     const socket = await h.connect();
     await h.clock.advanceAsync(10000);
-    void h.client.invoke('Hello', [], 60000).catch(() => undefined);
+    void h.invoker.invoke('Hello', [], 60000).catch(() => undefined);
     socket.receiveRecords({ type: 6 });
     await h.clock.advanceAsync(14999);
     assert.deepEqual(socket.messages(), [{ type: 1, invocationId: '0', target: 'Hello', arguments: [] }]);
@@ -59,7 +59,7 @@ describe('signalr/keep-alive', () => {
     assert.ok(socket.closedByClient);
     await h.clock.advanceAsync(100000);
     assert.equal(
-      h.logger.find('info', 'hub: waiting').filter((l) => /nothing received/.test(String(l.fields?.['reason']))).length,
+      h.logger.find('warn', 'hub: waiting').filter((l) => /server silent/.test(String(l.fields?.['reason']))).length,
       1,
     );
   });

@@ -91,31 +91,45 @@ describe('signalr/reconnect', () => {
     assert.equal(g.client.status, 'stopped');
   });
 
-  it('401/403 is not a retry loop: the same token waits authRetryMs, a new token is tried at once', async () => {
+  it('401/403 is not a retry loop: the next attempt waits authRetryMs, then reads the token again', async () => {
     const h = harness({ authRetryMs: 600000 });
     h.http.script.push(json(401, {}));
+    const codes: string[] = [];
+    h.client.onStateChange((kind, error) => kind === 'waiting' && codes.push(error?.code ?? ''));
     h.client.start();
     await h.clock.advanceAsync(0);
-    assert.equal(h.logger.find('error', 'authentication refused').length, 1);
-    await h.clock.advanceAsync(300000);
-    assert.equal(h.http.requests.length, 1, 'the refused token is not sent again');
+    assert.deepEqual(codes, ['auth']);
+    assert.equal(h.logger.find('error', 'hub: waiting').length, 1, 'a refusal is an error line');
     h.token.value = 'renewed-token';
-    await h.clock.advanceAsync(1000);
+    await h.clock.advanceAsync(599999);
+    assert.equal(h.http.requests.length, 1, 'nothing is sent before authRetryMs');
+    await h.clock.advanceAsync(1);
     assert.equal(h.http.requests.length, 2);
     assert.equal(h.http.requests[1]?.headers['Authorization'], 'Bearer renewed-token');
     h.sockets.last.accept();
     assert.equal(h.client.status, 'connected');
+    assert.deepEqual(h.policy.attempts, [], 'the back-off policy is not asked for a refusal');
   });
 
-  it('tries a refused token again once authRetryMs has passed', async () => {
+  it('logs transitions, not repeats: a repeated refusal once, a different failure again, each new outage', async () => {
     const h = harness({ authRetryMs: 120000 });
-    h.http.script.push(json(403, {}));
+    h.http.script.push(json(403, {}), json(403, {}), new AgentError('network', 'down'));
     h.client.start();
-    await h.clock.advanceAsync(119000);
-    assert.equal(h.http.requests.length, 1);
+    await h.clock.advanceAsync(240000);
+    assert.equal(h.http.requests.length, 3);
+    assert.equal(h.logger.find('error', 'hub: waiting').length, 1);
+    assert.equal(h.logger.find('warn', 'hub: waiting').length, 1);
     await h.clock.advanceAsync(1000);
-    assert.equal(h.http.requests.length, 2);
-    assert.equal(h.logger.find('error', 'authentication refused').length, 1);
+    h.sockets.last.accept();
+    h.sockets.last.drop();
+    await h.clock.advanceAsync(1000);
+    h.sockets.last.accept();
+    assert.equal(h.logger.find('info', 'hub: connected').length, 2);
+    assert.equal(h.logger.find('warn', 'hub: waiting').length, 2);
+    assert.deepEqual(
+      h.logger.lines.map((l) => l.message),
+      ['hub: waiting', 'hub: waiting', 'hub: connected', 'hub: waiting', 'hub: connected'],
+    );
   });
 
   it('keeps reconnecting when the retry policy throws (logged, 60 s fallback)', async () => {

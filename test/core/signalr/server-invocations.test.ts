@@ -1,3 +1,9 @@
+/**
+ * What the client does with the messages a server sends once connected:
+ * Invocations to `onInvocation` (wrapped), an `invocationId` answered with an
+ * error Completion, malformed records dropped, streams and unknown types
+ * ignored without a log line, Close with and without allowReconnect.
+ */
 import { assert } from '../../support/assert.js';
 import { harness } from './harness.js';
 
@@ -9,32 +15,30 @@ const notify = (args: unknown[], extra: Record<string, unknown> = {}) => ({
 });
 
 describe('signalr/server invocations', () => {
-  it('calls handlers by target, case-insensitively, and stops after unsubscribing', async () => {
+  it('hands each Invocation to onInvocation with its target, in order', async () => {
     const h = harness();
-    const seen: unknown[] = [];
-    const off = h.client.on('NOTIFY', (args) => void seen.push(args));
+    const seen: [string, readonly unknown[]][] = [];
+    h.client.onInvocation = (target, args) => void seen.push([target, args]);
     const socket = await h.connect();
     socket.receiveRecords(notify([{ a: 1 }]), { type: 1, target: 'notify', arguments: [2] });
-    off();
+    h.client.onInvocation = undefined;
     socket.receiveRecords(notify([3]));
-    assert.deepEqual(seen, [[{ a: 1 }], [2]]);
-  });
-
-  it('logs an unknown target once', async () => {
-    const h = harness();
-    const socket = await h.connect();
-    for (let i = 0; i < 3; i++) socket.receiveRecords({ type: 1, target: 'Mystery', arguments: [] });
-    assert.equal(h.logger.find('warn', 'no handler').length, 1);
+    assert.deepEqual(seen, [
+      ['Notify', [{ a: 1 }]],
+      ['notify', [2]],
+    ]);
     assert.equal(h.client.status, 'connected');
+    h.logger.assertNoErrors();
   });
 
   it('answers an invocation with an invocationId with an error Completion', async () => {
     const h = harness();
     let called = 0;
-    h.client.on('Notify', () => void called++);
+    h.client.onInvocation = () => void called++;
     const socket = await h.connect();
-    socket.receiveRecords(notify([], { invocationId: '42' }));
-    assert.equal(called, 1);
+    socket.receiveRecords(notify([], { invocationId: '42' }), notify([], { invocationId: null }));
+    assert.equal(called, 2);
+    assert.equal(socket.messages().length, 1);
     const answer = socket.messages()[0];
     assert.equal(answer?.['type'], 3);
     assert.equal(answer?.['invocationId'], '42');
@@ -42,14 +46,14 @@ describe('signalr/server invocations', () => {
     assert.equal(answer?.['result'], undefined);
   });
 
-  it('a throwing or rejecting handler is logged and cannot break the connection', async () => {
+  it('a throwing or rejecting receiver or listener is logged and cannot break the connection', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.on('Notify', () => {
-      throw new Error('bad handler');
-    });
-    h.client.on('Notify', () => Promise.reject(new Error('bad async handler')));
-    h.client.on('Notify', (args) => void seen.push(args[0]));
+    h.client.onInvocation = (_target, args) => {
+      seen.push(args[0]);
+      if (args[0] === 1) throw new Error('bad handler');
+      return Promise.reject(new Error('bad async handler'));
+    };
     h.client.onStateChange(() => {
       throw new Error('bad listener');
     });
@@ -58,13 +62,14 @@ describe('signalr/server invocations', () => {
     await h.clock.advanceAsync(0);
     assert.deepEqual(seen, [1, 2]);
     assert.equal(h.client.status, 'connected');
-    assert.equal(h.logger.find('error', 'handler failed').length, 4);
+    assert.equal(h.logger.find('error', 'handler failed').length, 2);
+    assert.equal(h.logger.find('error', 'listener failed').length, 3, 'connecting, handshaking, connected');
   });
 
   it('logs and drops malformed records, keeping the records around them', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.on('Notify', (args) => void seen.push(args[0]));
+    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
     const socket = await h.connect();
     socket.receive('{"type":1,"target":"Notify","arguments":[1]}\u001e{oops\u001e[]\u001e{"type":1}\u001e');
     socket.receiveRecords(notify([2]));
@@ -73,18 +78,20 @@ describe('signalr/server invocations', () => {
     assert.equal(h.client.status, 'connected');
   });
 
-  it('ignores stream messages (2, 4, 5) and unknown types safely', async () => {
+  it('ignores stream messages (2, 4, 5) and unknown types, without a log line', async () => {
     const h = harness();
     const socket = await h.connect();
+    const before = h.logger.lines.length;
     socket.receiveRecords(
       { type: 2, invocationId: '0', item: 1 },
       { type: 4, invocationId: '1', target: 'Stream', arguments: [] },
       { type: 5, invocationId: '1' },
       { type: 42, anything: true },
+      {},
     );
     assert.deepEqual(socket.messages(), []);
     assert.equal(h.client.status, 'connected');
-    h.logger.assertNoErrors();
+    assert.equal(h.logger.lines.length, before);
   });
 
   it('Close with allowReconnect reconnects; without it stops and reports why', async () => {
@@ -98,12 +105,16 @@ describe('signalr/server invocations', () => {
     const second = h.sockets.last;
     assert.notEqual(second, first);
     second.accept();
-    second.receiveRecords({ type: 7, error: 'Device disabled' });
+    let after = 0;
+    h.client.onInvocation = () => void after++;
+    second.receiveRecords({ type: 7, error: 'Device disabled' }, notify([1]));
+    assert.equal(after, 0, 'nothing after a Close is read');
     await h.clock.advanceAsync(60000);
     assert.equal(h.client.status, 'stopped');
     assert.equal(h.sockets.sockets.length, 2);
     assert.equal(reasons.length, 1);
     assert.match(reasons[0] ?? '', /Device disabled/);
+    assert.equal(h.logger.find('error', 'hub: stopped').length, 1);
     assert.equal(h.clock.pending, 0);
   });
 });

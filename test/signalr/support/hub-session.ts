@@ -1,12 +1,13 @@
 /**
  * Per-test set-up of the hub client's loopback tests: the local service with
  * the demo fixture on port 0, our hub client over real sockets (its timers on
- * a FakeClock, see loopback.ts), the agent side behind a DesiredStateSink, and
- * the glue between them; all closed again after each test.
+ * a FakeClock, see loopback.ts), the agent side behind a DesiredStateSink, the
+ * glue between them, and an invoker; all closed again after each test.
  */
 import { startService, type RunningService } from '../../../host-sim/service/index.js';
 import type { DesiredStateSink } from '../../../src/agent/desired.js';
 import { HubAgentLink } from '../../../src/signalr/agent-link.js';
+import { HubInvoker } from '../../../src/signalr/hub-invoker.js';
 import type { HubClientOptions } from '../../../src/signalr/options.js';
 import { demo, demoFixture, loopbackClient, type LoopbackClient } from './loopback.js';
 
@@ -16,6 +17,8 @@ export interface HubSession<S extends DesiredStateSink> {
   readonly c: LoopbackClient;
   readonly sink: S;
   readonly link: HubAgentLink;
+  /** The device's own invocations (SetProperties) over the client. */
+  readonly invoker: HubInvoker;
 }
 
 export interface HubSessionOptions<S extends DesiredStateSink> {
@@ -43,7 +46,8 @@ export function useHubSession<S extends DesiredStateSink>(options: HubSessionOpt
     const c = loopbackClient(service.url, options.client);
     const sink = await options.sink(service);
     const link = new HubAgentLink(c.client, sink, c.logger, { deviceUid: demo.device });
-    current = { service, c, sink, link };
+    const invoker = new HubInvoker(c.client, { clock: c.clock });
+    current = { service, c, sink, link, invoker };
     if (options.connect !== true) return;
     c.client.start();
     await c.until('connected');
@@ -69,6 +73,9 @@ export function useHubSession<S extends DesiredStateSink>(options: HubSessionOpt
     },
     get link() {
       return session().link;
+    },
+    get invoker() {
+      return session().invoker;
     },
   };
 }

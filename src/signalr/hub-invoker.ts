@@ -1,0 +1,111 @@
+/**
+ * The device's own invocations on the hub (spec 4.8), awaiting their
+ * Completion: string ids counting up from "0", each with its own timeout,
+ * bounded in number and in record bytes. A Completion `error` rejects with its
+ * text (AgentError `hub`); a `null` or absent result is success. Every pending
+ * invocation fails when the connection drops (`network`) or the client stops
+ * (`closed`). `setProperties` is the one target the service shows
+ * (decisions.md section 5).
+ *
+ * No board links this module: nothing on a board invokes the hub, so the
+ * firmware's client only receives (hub-client.ts). Application code that does
+ * creates a HubInvoker over the client (docs/realtime.md).
+ */
+import type { DesiredStateSink } from '../agent/desired.js';
+import type { Value } from '../agent/driver.js';
+import { AgentError } from '../errors.js';
+import type { Clock } from '../ports.js';
+import { exceedsBytes } from '../utf8.js';
+import { Hub, HubMessageType } from '../wire.js';
+import { parseProperties } from './agent-link.js';
+import type { HubClient } from './hub-client.js';
+import { encodeRecord } from './record-codec.js';
+
+export interface HubInvokerOptions {
+  clock: Clock;
+  /** Default timeout of one invocation. Default 30000. */
+  timeoutMs?: number;
+  /** Invocations awaiting a Completion at once. Default 32. */
+  maxPending?: number;
+  /** Largest outgoing record, separator included. Default 32768. */
+  maxMessageBytes?: number;
+}
+
+/** Settles one invocation: with its result, or with an error (a string is the server's text). */
+type Settle = (result: unknown, error?: AgentError | string | null) => void;
+
+export class HubInvoker {
+  #nextId = 0;
+  readonly #pending = new Map<string, Settle>();
+  readonly #client: HubClient;
+  readonly #clock: Clock;
+  readonly #timeoutMs: number;
+  readonly #maxPending: number;
+  readonly #maxBytes: number;
+
+  /** Takes the client's Completions, and its state changes (a drop fails what is pending). */
+  constructor(client: HubClient, options: HubInvokerOptions) {
+    this.#client = client;
+    this.#clock = options.clock;
+    this.#timeoutMs = options.timeoutMs ?? 30000;
+    this.#maxPending = options.maxPending ?? 32;
+    this.#maxBytes = options.maxMessageBytes ?? 32768;
+    client.onCompletion = (m) => this.#settle(m.invocationId, m.result, m.error);
+    client.onStateChange((kind, error) => {
+      if (kind === 'connected') return;
+      const lost = error?.code === 'closed' ? error : new AgentError('network', 'hub: lost', { cause: error });
+      for (const id of [...this.#pending.keys()]) this.#settle(id, null, lost);
+    });
+  }
+
+  /**
+   * Invokes `target` and resolves with the Completion's result (`null` when
+   * absent). Rejects with `network` (not connected, or a drop), `too-large`,
+   * `overflow`, `timeout`, `closed` (stopped) or `hub` (the Completion's error).
+   */
+  invoke(target: string, args: readonly unknown[], timeoutMs = this.#timeoutMs): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (this.#pending.size >= this.#maxPending) {
+        throw new AgentError('overflow', `hub: ${this.#maxPending} invocations pending`);
+      }
+      const id = String(this.#nextId++);
+      const record = encodeRecord({ type: HubMessageType.invocation, invocationId: id, target, arguments: args });
+      if (exceedsBytes(record, this.#maxBytes))
+        throw new AgentError('too-large', `hub: message over ${this.#maxBytes} B`);
+      this.#client.send(record);
+      const clock = this.#clock;
+      const timer = clock.setTimer(
+        () => this.#settle(id, null, new AgentError('timeout', `hub: ${target} unanswered in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.#pending.set(id, (result, error) => {
+        clock.clearTimer(timer);
+        if (typeof error === 'string') reject(new AgentError('hub', `hub: ${target}: ${error}`));
+        else if (error) reject(error);
+        else resolve(result ?? null);
+      });
+    });
+  }
+
+  /** Settles invocation `id`; a late or unknown id is ignored. */
+  #settle(id: string, result: unknown, error?: AgentError | string | null): void {
+    const settle = this.#pending.get(id);
+    this.#pending.delete(id);
+    settle?.(result, error);
+  }
+}
+
+/**
+ * Sets properties of this device (`SetProperties`, decisions.md section 5): the
+ * Completion's result, the whole property object, replaces the sink's set and
+ * is returned. Rejects like `invoke`, or with `wire.invalid` for a bad result.
+ */
+export async function setProperties(
+  invoker: HubInvoker,
+  sink: Pick<DesiredStateSink, 'updateProperties'>,
+  values: Readonly<Record<string, Value>>,
+): Promise<Record<string, Value>> {
+  const properties = parseProperties(await invoker.invoke(Hub.setProperties, [{ values }]), 'SetProperties');
+  sink.updateProperties(properties, true);
+  return properties;
+}
