@@ -1,10 +1,10 @@
 /**
  * Builds the run-time channels from a validated configuration: one driver per
  * channel from the provider registered for its type, one scheduler entry at its
- * scanInterval. A rejected channel is logged and reports -EINVAL on its
+ * scanInterval. A channel the configuration rejected reports -EINVAL on its
  * `.reported` state when its key is known (decisions 8); a type without a
- * provider reports -EOPNOTSUPP (decisions 4), logged once per type; a provider
- * that throws rejects only that channel.
+ * provider reports -EOPNOTSUPP (decisions 4); a provider that throws rejects
+ * only that channel (its errno, else -EINVAL). Each is logged, one line per channel.
  *
  * A reload is a diff, not a rebuild: a channel whose settings (and bus) are
  * unchanged keeps its driver, its schedule and its transmit state; a changed
@@ -18,7 +18,7 @@
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { toAgentError } from '../errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
@@ -38,32 +38,34 @@ export function hashText(text: string): number {
   return (fnv >>> 0) * 0x200000 + (djb & 0x1fffff);
 }
 
-/** The settings that make a channel what it is, hashed: its own fields and those of its bus, if any. */
-function signatureOf(channel: Channel, config: ChannelConfig): number {
-  const busKey = 'bus' in channel ? channel.bus : undefined;
-  const bus = busKey === undefined ? undefined : config.buses.find((b) => b.key === busKey);
-  return hashText(JSON.stringify([channel, bus ?? null]));
-}
-
 export class ChannelSet {
   /** The running channels by key. */
   readonly slots = new Map<string, ChannelSlot>();
   /** Keys of the current configuration that do not run: rejected, unsupported, refused by their provider. */
-  private idle = new Set<string>();
-  private readonly former = new Set<string>();
-  private readonly warnedTypes = new Set<string>();
-  private readonly context: SlotContext;
+  #idle = new Set<string>();
+  readonly #former = new Set<string>();
+  readonly #providers: readonly ChannelDriverProvider[];
+  readonly #scheduler: Scheduler;
+  readonly #reporter: Reporter;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #context: SlotContext;
 
   constructor(
-    private readonly providers: readonly ChannelDriverProvider[],
-    private readonly scheduler: Scheduler,
+    providers: readonly ChannelDriverProvider[],
+    scheduler: Scheduler,
     sink: SampleSink,
-    private readonly reporter: Reporter,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
+    reporter: Reporter,
+    clock: Clock,
+    logger: Logger,
     counters: AgentCounters,
   ) {
-    this.context = slotContext(sink, counters);
+    this.#providers = providers;
+    this.#scheduler = scheduler;
+    this.#reporter = reporter;
+    this.#clock = clock;
+    this.#logger = logger;
+    this.#context = slotContext(sink, counters);
   }
 
   /**
@@ -71,30 +73,29 @@ export class ChannelSet {
    * state), changed ones restart afresh (decisions 3 rule 1), removed ones stop.
    */
   apply(config: ChannelConfig): void {
-    const now = this.clock.monotonicMs();
-    const before = [...this.slots.keys(), ...this.idle];
-    const wanted = new Map(config.channels.map((c) => [c.key, signatureOf(c, config)]));
+    const now = this.#clock.monotonicMs();
+    const before = [...this.slots.keys(), ...this.#idle];
+    // The settings that make a channel what it is, hashed: its own fields and those of its bus, if any.
+    const signatures = new Map<string, number>();
+    for (const c of config.channels) {
+      const bus = 'bus' in c ? config.buses.find((b) => b.key === c.bus) : undefined;
+      signatures.set(c.key, hashText(JSON.stringify([c, bus ?? null])));
+    }
     let kept = 0;
     for (const slot of [...this.slots.values()]) {
-      if (wanted.get(slot.key) === slot.signature) {
-        kept++;
-        continue;
-      }
-      this.stopChannel(slot);
+      if (signatures.get(slot.key) === slot.signature) kept++;
+      else this.#stop(slot);
     }
-    for (const provider of this.providers) {
+    for (const provider of this.#providers) {
       try {
         provider.configure?.(config);
       } catch (e) {
-        this.logger.log('error', 'a channel provider refused the configuration', { reason: toAgentError(e).message });
+        this.#logger.log('error', 'channels: provider refused config', { reason: toAgentError(e).message });
       }
     }
-    this.idle = new Set();
-    for (const rejected of config.rejected) {
-      this.logger.log('error', 'channel rejected', { key: rejected.key, uid: rejected.uid, reason: rejected.reason });
-      if (rejected.key === undefined) continue;
-      this.idle.add(rejected.key);
-      this.reporter.channel(rejected.key, false, errorSample(Errno.EINVAL), now);
+    this.#idle = new Set();
+    for (const { key, uid, reason } of config.rejected) {
+      this.#reject(key ?? uid ?? '?', reason, Errno.EINVAL, now, false, key !== undefined);
     }
     // Channels started together share equal transmit event lists (read-only): most channels have the same.
     const eventLists = new Map<string, readonly TransmitEvent[]>();
@@ -103,36 +104,27 @@ export class ChannelSet {
       const text = JSON.stringify(channel.transmitEvents);
       const events = eventLists.get(text) ?? channel.transmitEvents;
       eventLists.set(text, events);
-      if (!this.startChannel(channel, wanted.get(channel.key) ?? 0, events, now)) this.idle.add(channel.key);
+      this.#start(channel, signatures.get(channel.key) ?? 0, events, now);
     }
-    for (const key of before) if (!this.isConfigured(key)) this.former.add(key);
-    for (const key of this.slots.keys()) this.former.delete(key);
-    for (const key of this.idle) this.former.delete(key);
-    this.logger.log('info', 'channels configured', {
-      channels: this.slots.size,
-      kept,
-      rejected: config.rejected.length,
-    });
+    for (const key of before) this.#former.add(key);
+    for (const key of this.#former) if (this.isConfigured(key)) this.#former.delete(key);
+    this.#logger.log('info', 'channels configured', { channels: this.slots.size, kept });
   }
 
   /** Whether `key` is a channel (running or rejected) of the current configuration. */
   isConfigured(key: string): boolean {
-    return this.slots.has(key) || this.idle.has(key);
+    return this.slots.has(key) || this.#idle.has(key);
   }
 
   /** Whether `key` was a channel of an earlier configuration and is not one now. */
   wasConfigured(key: string): boolean {
-    return this.former.has(key);
+    return this.#former.has(key);
   }
 
-  /** Stops scanning and closes every driver. */
+  /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */
   close(): void {
-    for (const slot of [...this.slots.values()]) this.stopChannel(slot);
-  }
-
-  /** Closes the providers' shared resources (at agent stop). */
-  closeProviders(): void {
-    for (const provider of this.providers) {
+    for (const slot of [...this.slots.values()]) this.#stop(slot);
+    for (const provider of this.#providers) {
       try {
         provider.close?.();
       } catch {
@@ -141,35 +133,35 @@ export class ChannelSet {
     }
   }
 
-  /** Starts `channel`; false when it cannot run here (reported as an error state). */
-  private startChannel(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): boolean {
-    const provider = this.providers.find((p) => p.types.includes(channel.type));
-    const isLocation = channel.type === 'location';
-    if (provider === undefined) {
-      if (!this.warnedTypes.has(channel.type)) {
-        this.warnedTypes.add(channel.type);
-        this.logger.log('warn', 'no provider for this channel type on this target: reporting -EOPNOTSUPP', {
-          type: channel.type,
-        });
-      }
-      this.reporter.channel(channel.key, isLocation, errorSample(Errno.EOPNOTSUPP), now);
-      return false;
-    }
+  /** Starts `channel`; one that cannot run here is rejected (an error state). */
+  #start(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): void {
     try {
-      const slot = new ChannelSlot(channel, provider.create(channel), this.context, signature, events);
-      this.scheduler.add(slot, channel.scanIntervalMs);
+      const provider = this.#providers.find((p) => p.types.includes(channel.type));
+      if (provider === undefined) {
+        throw new AgentError('unsupported', `no provider for ${channel.type}`, { errno: Errno.EOPNOTSUPP });
+      }
+      const slot = new ChannelSlot(channel, provider.create(channel), this.#context, signature, events);
+      this.#scheduler.add(slot, channel.scanIntervalMs);
       this.slots.set(channel.key, slot);
-      return true;
     } catch (e) {
       const error = toAgentError(e);
-      this.logger.log('error', 'channel rejected by its provider', { key: channel.key, reason: error.message });
-      this.reporter.channel(channel.key, isLocation, errorSample(error.errno ?? Errno.EINVAL), now);
-      return false;
+      this.#reject(channel.key, error.message, error.errno ?? Errno.EINVAL, now, channel.type === 'location');
     }
   }
 
-  private stopChannel(slot: ChannelSlot): void {
-    this.scheduler.remove(slot);
+  /**
+   * Logs a channel that does not run (a target without its type: warn) and, when
+   * `reported` (its key is known), reports `errno` on it.
+   */
+  #reject(key: string, reason: string, errno: number, now: number, isLocation: boolean, reported = true): void {
+    this.#logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason });
+    if (!reported) return;
+    this.#idle.add(key);
+    this.#reporter.channel(key, isLocation, errorSample(errno), now);
+  }
+
+  #stop(slot: ChannelSlot): void {
+    this.#scheduler.remove(slot);
     slot.close();
     this.slots.delete(slot.key);
   }

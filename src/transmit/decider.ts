@@ -34,26 +34,23 @@ const NO_TRIGGERS: number[] = [];
  */
 export class TransmitDecider {
   /** NOT_REPORTED, OK, or the last reported errno (negative). */
-  private lastState = NOT_REPORTED;
-  private lastValue: SampleValue = 0;
-  private lastReportMs = 0;
+  #lastState = NOT_REPORTED;
+  #lastValue: SampleValue = 0;
+  #lastReportMs = 0;
   /** Per event: the arm at [2i] and whether this sample crossed at [2i+1]; shared empty without thresholds. */
-  private readonly triggers: number[];
+  readonly #triggers: number[];
 
-  constructor(private readonly events: readonly TransmitEvent[]) {
-    this.triggers = events.some((e) => e.type === 'threshold') ? events.flatMap(() => [Arm.Unknown, 0]) : NO_TRIGGERS;
-  }
+  readonly #events: readonly TransmitEvent[];
 
-  /** Forgets everything: the next sample is reported (rule 1). */
-  reset(): void {
-    this.lastState = NOT_REPORTED;
-    this.triggers.fill(0);
+  constructor(events: readonly TransmitEvent[]) {
+    this.#events = events;
+    this.#triggers = events.some((e) => e.type === 'threshold') ? events.flatMap(() => [Arm.Unknown, 0]) : NO_TRIGGERS;
   }
 
   /** Whether `sample`, taken at monotonic `nowMs`, is reported; if so it becomes the last reported. */
   decide(sample: Sample, nowMs: number): boolean {
-    this.updateTriggers(sample);
-    if (this.shouldReport(sample, nowMs)) {
+    this.#updateTriggers(sample);
+    if (this.#shouldReport(sample, nowMs)) {
       this.remember(sample, nowMs);
       return true;
     }
@@ -62,51 +59,51 @@ export class TransmitDecider {
 
   /** Records `sample` as reported without deciding (e.g. a desired value's echo). */
   remember(sample: Sample, nowMs: number): void {
-    this.lastReportMs = nowMs;
+    this.#lastReportMs = nowMs;
     if (sample.ok) {
-      this.lastState = OK;
+      this.#lastState = OK;
       const v = sample.value;
-      const last = this.lastValue;
-      this.lastValue = isLocation(v) ? copyLocation(isLocation(last) ? last : {}, v) : v;
+      const last = this.#lastValue;
+      this.#lastValue = isLocation(v) ? copyLocation(isLocation(last) ? last : {}, v) : v;
     } else {
-      this.lastState = sample.errno;
+      this.#lastState = sample.errno;
     }
   }
 
-  private shouldReport(sample: Sample, nowMs: number): boolean {
-    if (this.lastState === NOT_REPORTED) return true; // rule 1
-    if (sample.ok ? this.lastState !== OK : sample.errno !== this.lastState) return true; // rule 2
-    if (this.events.length === 0) return true; // rule 3
+  #shouldReport(sample: Sample, nowMs: number): boolean {
+    if (this.#lastState === NOT_REPORTED) return true; // rule 1
+    if (sample.ok ? this.#lastState !== OK : sample.errno !== this.#lastState) return true; // rule 2
+    if (this.#events.length === 0) return true; // rule 3
     let report = false; // rule 8: OR of all events
-    for (let i = 0; i < this.events.length; i++) {
-      const event = this.events[i]!;
+    for (let i = 0; i < this.#events.length; i++) {
+      const event = this.#events[i]!;
       switch (event.type) {
         case 'change': {
           // rule 4; numbers compared inline (the common case, without a call per scan)
           if (!sample.ok) break;
           const v = sample.value;
-          const last = this.lastValue;
+          const last = this.#lastValue;
           if (typeof v === 'number' && typeof last === 'number') {
             if (v !== last && (v === v || last === last)) report = true;
           } else if (!sameValue(v, last)) report = true;
           break;
         }
         case 'delta': // rule 5
-          if (sample.ok && this.deltaReached(sample.value, event.minimalChange)) report = true;
+          if (sample.ok && this.#deltaReached(sample.value, event.minimalChange)) report = true;
           break;
         case 'interval': // rule 6
-          if (nowMs - this.lastReportMs >= event.intervalMs) report = true;
+          if (nowMs - this.#lastReportMs >= event.intervalMs) report = true;
           break;
         case 'threshold': // rule 7
-          if (this.triggers[2 * i + 1] === 1) report = true;
+          if (this.#triggers[2 * i + 1] === 1) report = true;
           break;
       }
     }
     return report;
   }
 
-  private deltaReached(value: SampleValue, minimalChange: number): boolean {
-    const last = this.lastValue;
+  #deltaReached(value: SampleValue, minimalChange: number): boolean {
+    const last = this.#lastValue;
     if (typeof value === 'number' && typeof last === 'number') return Math.abs(value - last) >= minimalChange;
     if (isLocation(value) && isLocation(last)) {
       const a = value.lat !== undefined && value.lon !== undefined;
@@ -119,12 +116,12 @@ export class TransmitDecider {
   }
 
   /** Moves each threshold's Schmitt trigger on every numeric sample, reported or not. */
-  private updateTriggers(sample: Sample): void {
-    const t = this.triggers;
+  #updateTriggers(sample: Sample): void {
+    const t = this.#triggers;
     if (t === NO_TRIGGERS) return;
-    for (let i = 0; i < this.events.length; i++) {
+    for (let i = 0; i < this.#events.length; i++) {
       t[2 * i + 1] = 0;
-      const event = this.events[i]!;
+      const event = this.#events[i]!;
       if (event.type !== 'threshold' || !sample.ok || typeof sample.value !== 'number') continue;
       const v = sample.value;
       if (v !== v) continue; // NaN moves no trigger

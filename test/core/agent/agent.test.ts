@@ -71,7 +71,10 @@ describe('agent: configuration and reporting', () => {
     );
     assert.ok(w.http.statesOf('ok.reported').length >= 10);
     assert.equal(w.logger.find('error', 'channel rejected').length, 2);
-    assert.equal(w.logger.find('warn', 'no provider').length, 1);
+    assert.deepEqual(
+      w.logger.find('warn', 'channel rejected').map((l) => l.fields?.['reason']),
+      ['no provider for location'],
+    );
     w.agent.stop();
   });
 
@@ -154,7 +157,7 @@ describe('agent: first boot without the service', () => {
     w.http.offline = true;
     await w.agent.start();
     assert.deepEqual(w.agent.channelKeys, []);
-    assert.equal(w.logger.find('warn', 'configuration not read').length, 1);
+    assert.equal(w.logger.find('warn', 'config: not read').length, 1, 'the first failure only');
     await w.clock.advanceAsync(2500); // retries at +1000 and +2000 (fixedRetry) fail
     w.http.offline = false;
     await w.clock.advanceAsync(3000); // the next retry (+3000) succeeds
