@@ -10,6 +10,7 @@
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
  * The configuration follows the service (ConfigFollower, RefusalHandler, ChannelSet).
  */
+import { isObject } from '../config/fields.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
@@ -30,15 +31,14 @@ import { createCounters, type AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
 import { DesiredApplier, parseDesiredRecords } from './desired-apply.js';
 import type { Sample, Value } from './driver.js';
-import { Properties, type PropertiesListener, type PropertyValues } from './properties.js';
 
 export class Agent implements DesiredStateSink, SampleSink {
   readonly client: ServiceClient;
   readonly wallTime: WallTime;
   readonly outbox: Outbox;
   readonly observeSample: ((key: string, sample: Sample) => void) | undefined;
-  /** The device's record from `devices/get` (uid, name), once read. */
-  device: { uid: string; name: string } | undefined;
+  /** The device's uid from `devices/get`, once read (the hub filters Notify messages on it). */
+  device: { uid: string } | undefined;
   readonly #options: AgentOptions;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -48,7 +48,6 @@ export class Agent implements DesiredStateSink, SampleSink {
   readonly #sender: Sender;
   readonly #channels: ChannelSet;
   readonly #desired: DesiredApplier;
-  readonly #props: Properties;
   readonly #stats: AgentCounters = createCounters();
   readonly #follower: ConfigFollower;
   #running = false;
@@ -111,7 +110,13 @@ export class Agent implements DesiredStateSink, SampleSink {
       apply: (config) => channels.apply(config),
       loaded: async () => {
         sender.retryNow();
-        this.device = (await this.#props.read(client)) ?? this.device;
+        try {
+          const device = await client.deviceGet();
+          if (isObject(device) && typeof device['uid'] === 'string') this.device = { uid: device['uid'] };
+        } catch (e) {
+          logger.log('warn', 'device: not read', { reason: toAgentError(e).message });
+        }
+        await options.properties?.read(client);
       },
     });
     sender.refusals = new RefusalHandler(() => this.reloadConfig(), channels, stats, logger);
@@ -127,7 +132,6 @@ export class Agent implements DesiredStateSink, SampleSink {
         options.onReport?.(key, echo);
       },
     });
-    this.#props = new Properties(store, logger);
   }
 
   /** The counters, with the gauges (queued, held) brought up to date. */
@@ -153,15 +157,6 @@ export class Agent implements DesiredStateSink, SampleSink {
   /** Channel keys being sampled now. */
   get channelKeys(): string[] {
     return [...this.#channels.slots.keys()];
-  }
-
-  get properties(): PropertyValues {
-    return this.#props.values;
-  }
-
-  /** Tells the application about property changes (hub Notify, SetProperties, start). */
-  onProperties(listener: PropertiesListener): void {
-    this.#props.onChange(listener);
   }
 
   /** Boots from the cached configuration, then reads the service's; resolves after the first attempt. */
@@ -224,6 +219,6 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   updateProperties(values: Readonly<Record<string, Value>>, replace: boolean): void {
-    this.#props.update(values, replace);
+    this.#options.properties?.update(values, replace);
   }
 }

@@ -46,20 +46,13 @@ export function slotContext(sink: SampleSink, counters: AgentCounters): SlotCont
 type WriteKind = 'boolean' | 'number' | 'integer' | 'none';
 
 function writeKindOf(channel: Channel): WriteKind {
+  const type = channel.type;
   if ('readOnly' in channel && channel.readOnly) return 'none';
-  switch (channel.type) {
-    case 'digitalOutput':
-      return 'boolean';
-    case 'custom':
-      return channel.customType === 'boolean' ? 'boolean' : channel.customType === 'number' ? 'integer' : 'number';
-    case 'modbus':
-      return channel.registerType === 'coil' || channel.dataType === 'bool' ? 'boolean' : 'number';
-    case 'analogOutput':
-    case 'can':
-      return 'number';
-    default:
-      return 'none';
-  }
+  if (type === 'custom')
+    return channel.customType === 'decimal' ? 'number' : channel.customType === 'number' ? 'integer' : 'boolean';
+  const bits = type === 'modbus' && (channel.registerType === 'coil' || channel.dataType === 'bool');
+  if (bits || type === 'digitalOutput') return 'boolean';
+  return type === 'modbus' || type === 'analogOutput' || type === 'can' ? 'number' : 'none';
 }
 
 /** The desired value in the channel's kind, or undefined when it does not fit (-EINVAL). */

@@ -4,6 +4,10 @@
  * a `properties` Notify carries the changed ones, a SetProperties result the
  * whole set), cached in the store for offline boots, and announced to the
  * application through listeners (each wrapped: a throwing listener is logged).
+ *
+ * Kept only where an application reads them: a host plugs a Properties into
+ * `AgentOptions.properties` (the Node target does). The firmware does not: no code
+ * on a board reads properties, so it neither asks for them nor stores them.
  */
 import { isObject } from '../config/fields.js';
 import { AgentError, toAgentError } from '../errors.js';
@@ -85,22 +89,14 @@ export class Properties {
     }
   }
 
-  /**
-   * Reads `devices/get` (the device's uid and name) and `properties/get` (which
-   * replaces the property set). Failures are logged, not thrown: the agent runs
-   * on with what it has cached.
-   */
-  async read(client: ServiceClient): Promise<{ uid: string; name: string } | undefined> {
+  /** Reads `properties/get`, which replaces the set. A failure is logged: the cached set stays. */
+  async read(client: ServiceClient): Promise<void> {
     try {
-      const device = await client.deviceGet();
       const { values, skipped } = parseProperties(await client.propertiesGet());
       if (skipped.length > 0) this.#logger.log('warn', 'properties: skipped', { names: skipped.join() });
       this.update(values, true);
-      if (!isObject(device) || typeof device['uid'] !== 'string') return undefined;
-      return { uid: device['uid'], name: typeof device['name'] === 'string' ? device['name'] : '' };
     } catch (e) {
-      this.#logger.log('warn', 'device or properties not read', { reason: toAgentError(e).message });
-      return undefined;
+      this.#logger.log('warn', 'properties: not read', { reason: toAgentError(e).message });
     }
   }
 }
