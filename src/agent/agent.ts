@@ -28,8 +28,7 @@ import { ChannelSet } from './channel-set.js';
 import type { ChannelSlot, SampleSink } from './channel-slot.js';
 import { ConfigFollower } from './config-follower.js';
 import { createCounters, type AgentCounters } from './counters.js';
-import type { DesiredRecord, DesiredStateSink } from './desired.js';
-import { DesiredApplier, parseDesiredRecords } from './desired-apply.js';
+import { parseDesiredRecords, type DesiredRecord, type DesiredStateSink } from './desired.js';
 import type { Sample, Value } from './driver.js';
 
 export class Agent implements DesiredStateSink, SampleSink {
@@ -47,7 +46,6 @@ export class Agent implements DesiredStateSink, SampleSink {
   readonly #reporter: Reporter;
   readonly #sender: Sender;
   readonly #channels: ChannelSet;
-  readonly #desired: DesiredApplier;
   readonly #stats: AgentCounters = createCounters();
   readonly #follower: ConfigFollower;
   #running = false;
@@ -89,16 +87,22 @@ export class Agent implements DesiredStateSink, SampleSink {
     const sender = (this.#sender = new Sender(clock, client, outbox, retry, logger, stats, {
       authRetryMs: options.authRetryMs ?? 300000,
     }));
-    this.#scheduler = new Scheduler(clock);
-    const channels = (this.#channels = new ChannelSet(
-      options.providers,
-      this.#scheduler,
-      this,
+    const scheduler = (this.#scheduler = new Scheduler(clock));
+    const channels = (this.#channels = new ChannelSet({
+      providers: options.providers,
+      scheduler,
+      sink: this,
       reporter,
       clock,
+      wallTime,
       logger,
-      stats,
-    ));
+      counters: stats,
+      toleranceMs: options.desiredToleranceMs ?? 60000,
+      onEcho: (key, value, echo) => {
+        options.onDesired?.(key, value, echo);
+        options.onReport?.(key, echo);
+      },
+    }));
     this.#follower = new ConfigFollower({
       clock,
       logger,
@@ -120,18 +124,6 @@ export class Agent implements DesiredStateSink, SampleSink {
       },
     });
     sender.refusals = new RefusalHandler(() => this.reloadConfig(), channels, stats, logger);
-    this.#desired = new DesiredApplier({
-      reporter,
-      clock,
-      wallTime,
-      logger,
-      counters: stats,
-      toleranceMs: options.desiredToleranceMs ?? 60000,
-      onEcho: (key, value, echo) => {
-        options.onDesired?.(key, value, echo);
-        options.onReport?.(key, echo);
-      },
-    });
   }
 
   /** The counters, with the gauges (queued, held) brought up to date. */
@@ -208,8 +200,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   applyDesired(record: DesiredRecord): Promise<void> {
-    const dot = record.key.indexOf('.');
-    return this.#desired.apply(record, this.#channels.slots.get(dot < 0 ? record.key : record.key.slice(0, dot)));
+    return this.#channels.applyDesired(record);
   }
 
   async resyncDesired(): Promise<void> {

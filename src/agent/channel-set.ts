@@ -15,6 +15,19 @@
  * A running channel is one ChannelSlot in one map; what tells a changed channel
  * from an unchanged one is a 53-bit hash of its settings kept on the slot (a
  * number, not the settings text: heap per channel on XS).
+ *
+ * Desired values (decisions 5) are applied here, to the running channels: a
+ * record not newer than the last one applied to that key is ignored; the slot
+ * writes it (ChannelSlot.write refuses, type-checks and inverse-scales); the
+ * value read back, or the error, is echoed on `<key>.reported`. Never rejects.
+ * A location sub-channel (`gps.lat`) answers -EROFS on its own state.
+ * Clock faults (decisions 8): a record dated beyond the device's time plus
+ * `toleranceMs` is applied (it is the latest wish), but the key's "newer than"
+ * watermark moves only to the device's time, so one bad timestamp cannot block
+ * later records; the faulty record itself is remembered so that a resync
+ * returning it (read/last orders by time) does not apply it again. Each such
+ * record is logged when applied. While the device's time is unknown, timestamps
+ * are taken as they are.
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
@@ -22,9 +35,28 @@ import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
+import type { WallTime } from '../time/wall-time.js';
+import { LocationFields, StateSide } from '../wire.js';
 import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
 import type { AgentCounters } from './counters.js';
-import { errorSample, type ChannelDriverProvider } from './driver.js';
+import type { DesiredRecord } from './desired.js';
+import { errorSample, type ChannelDriverProvider, type Sample, type Value } from './driver.js';
+
+/** What the channel set works with: the agent's parts, and what desired values need. */
+export interface ChannelSetContext {
+  readonly providers: readonly ChannelDriverProvider[];
+  readonly scheduler: Scheduler;
+  readonly sink: SampleSink;
+  readonly reporter: Reporter;
+  readonly clock: Clock;
+  readonly wallTime: WallTime;
+  readonly logger: Logger;
+  readonly counters: AgentCounters;
+  /** How far ahead of the device's time a desired record may be dated before it is a clock fault, ms. */
+  readonly toleranceMs: number;
+  /** Told of every applied desired value and its echo (the agent's display hooks). */
+  readonly onEcho?: (key: string, value: Value, echo: Sample) => void;
+}
 
 /** FNV-1a (32 bits) and djb2 (21 bits) of `text` in one integer below 2^53. */
 export function hashText(text: string): number {
@@ -44,28 +76,16 @@ export class ChannelSet {
   /** Keys of the current configuration that do not run: rejected, unsupported, refused by their provider. */
   #idle = new Set<string>();
   readonly #former = new Set<string>();
-  readonly #providers: readonly ChannelDriverProvider[];
-  readonly #scheduler: Scheduler;
-  readonly #reporter: Reporter;
-  readonly #clock: Clock;
-  readonly #logger: Logger;
-  readonly #context: SlotContext;
+  /** Per desired key: the ordering watermark (never ahead of the device's time + tolerance). */
+  readonly #appliedMs = new Map<string, number>();
+  /** Per desired key: the timestamp of the last far-future record applied (not applied twice). */
+  readonly #faultyMs = new Map<string, number>();
+  readonly #c: ChannelSetContext;
+  readonly #slotContext: SlotContext;
 
-  constructor(
-    providers: readonly ChannelDriverProvider[],
-    scheduler: Scheduler,
-    sink: SampleSink,
-    reporter: Reporter,
-    clock: Clock,
-    logger: Logger,
-    counters: AgentCounters,
-  ) {
-    this.#providers = providers;
-    this.#scheduler = scheduler;
-    this.#reporter = reporter;
-    this.#clock = clock;
-    this.#logger = logger;
-    this.#context = slotContext(sink, counters);
+  constructor(context: ChannelSetContext) {
+    this.#c = context;
+    this.#slotContext = slotContext(context.sink, context.counters);
   }
 
   /**
@@ -73,7 +93,8 @@ export class ChannelSet {
    * state), changed ones restart afresh (decisions 3 rule 1), removed ones stop.
    */
   apply(config: ChannelConfig): void {
-    const now = this.#clock.monotonicMs();
+    const c = this.#c;
+    const now = c.clock.monotonicMs();
     const before = [...this.slots.keys(), ...this.#idle];
     // The settings that make a channel what it is, hashed: its own fields and those of its bus, if any.
     const signatures = new Map<string, number>();
@@ -86,11 +107,11 @@ export class ChannelSet {
       if (signatures.get(slot.key) === slot.signature) kept++;
       else this.#stop(slot);
     }
-    for (const provider of this.#providers) {
+    for (const provider of c.providers) {
       try {
         provider.configure?.(config);
       } catch (e) {
-        this.#logger.log('error', 'channels: provider refused config', { reason: toAgentError(e).message });
+        c.logger.log('error', 'channels: provider refused config', { reason: toAgentError(e).message });
       }
     }
     this.#idle = new Set();
@@ -108,7 +129,7 @@ export class ChannelSet {
     }
     for (const key of before) this.#former.add(key);
     for (const key of this.#former) if (this.isConfigured(key)) this.#former.delete(key);
-    this.#logger.log('info', 'channels configured', { channels: this.slots.size, kept });
+    c.logger.log('info', 'channels configured', { channels: this.slots.size, kept });
   }
 
   /** Whether `key` is a channel (running or rejected) of the current configuration. */
@@ -121,10 +142,55 @@ export class ChannelSet {
     return this.#former.has(key);
   }
 
+  /** Applies one desired record (decisions 5 and 8, above); never rejects. */
+  async applyDesired(record: DesiredRecord): Promise<void> {
+    const { key, value, timestampMs } = record;
+    const c = this.#c;
+    const dot = key.indexOf('.');
+    const slot = this.slots.get(dot < 0 ? key : key.slice(0, dot));
+    const field = dot < 0 ? '' : key.slice(dot + 1);
+    // Only running channels and location fields: keeps the watermarks bounded whatever the hub sends.
+    if (slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')))) {
+      c.counters.desiredIgnored++;
+      c.logger.log('warn', 'desired: no such channel', { key });
+      return;
+    }
+    const last = this.#appliedMs.get(key);
+    if ((last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
+      c.counters.desiredIgnored++;
+      return;
+    }
+    const nowMs = c.wallTime.nowMs();
+    let watermarkMs = timestampMs;
+    if (nowMs !== undefined && timestampMs > nowMs + c.toleranceMs) {
+      this.#faultyMs.set(key, timestampMs);
+      watermarkMs = nowMs;
+      c.logger.log('warn', 'desired: dated ahead of the device clock', { key, timestampMs, nowMs });
+    }
+    this.#appliedMs.set(key, watermarkMs);
+    let result: Sample;
+    try {
+      result = field !== '' ? errorSample(Errno.EROFS) : await slot.write(value);
+    } catch (e) {
+      result = errorSample(toAgentError(e).errno ?? Errno.EIO);
+    }
+    c.counters.desiredApplied++;
+    if (!result.ok) c.logger.log('warn', 'desired: not applied', { key, errno: result.errno });
+    const now = c.clock.monotonicMs();
+    if (field !== '') {
+      c.reporter.state(key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
+    } else {
+      result = slot.scale(result);
+      slot.remember(result, now);
+      c.reporter.channel(key, slot.isLocation, result, now, true);
+    }
+    c.onEcho?.(key, value, result);
+  }
+
   /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */
   close(): void {
     for (const slot of [...this.slots.values()]) this.#stop(slot);
-    for (const provider of this.#providers) {
+    for (const provider of this.#c.providers) {
       try {
         provider.close?.();
       } catch {
@@ -136,12 +202,12 @@ export class ChannelSet {
   /** Starts `channel`; one that cannot run here is rejected (an error state). */
   #start(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): void {
     try {
-      const provider = this.#providers.find((p) => p.types.includes(channel.type));
+      const provider = this.#c.providers.find((p) => p.types.includes(channel.type));
       if (provider === undefined) {
         throw new AgentError('unsupported', `no provider for ${channel.type}`, { errno: Errno.EOPNOTSUPP });
       }
-      const slot = new ChannelSlot(channel, provider.create(channel), this.#context, signature, events);
-      this.#scheduler.add(slot, channel.scanIntervalMs);
+      const slot = new ChannelSlot(channel, provider.create(channel), this.#slotContext, signature, events);
+      this.#c.scheduler.add(slot, channel.scanIntervalMs);
       this.slots.set(channel.key, slot);
     } catch (e) {
       const error = toAgentError(e);
@@ -154,14 +220,14 @@ export class ChannelSet {
    * `reported` (its key is known), reports `errno` on it.
    */
   #reject(key: string, reason: string, errno: number, now: number, isLocation: boolean, reported = true): void {
-    this.#logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason });
+    this.#c.logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason });
     if (!reported) return;
     this.#idle.add(key);
-    this.#reporter.channel(key, isLocation, errorSample(errno), now);
+    this.#c.reporter.channel(key, isLocation, errorSample(errno), now);
   }
 
   #stop(slot: ChannelSlot): void {
-    this.#scheduler.remove(slot);
+    this.#c.scheduler.remove(slot);
     slot.close();
     this.slots.delete(slot.key);
   }

@@ -36,7 +36,17 @@ function world(): { set: ChannelSet; provider: CountingProvider; clock: FakeCloc
   const scheduler = new Scheduler(clock);
   const reported: string[] = [];
   const sink = { reportSample: (slot: { key: string }) => reported.push(slot.key) };
-  const set = new ChannelSet([provider], scheduler, sink, reporter, clock, new FakeLogger(), counters);
+  const set = new ChannelSet({
+    providers: [provider],
+    scheduler,
+    sink,
+    reporter,
+    clock,
+    wallTime: new WallTime(clock),
+    logger: new FakeLogger(),
+    counters,
+    toleranceMs: 60000,
+  });
   scheduler.start();
   return { set, provider, clock, reported };
 }
