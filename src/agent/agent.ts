@@ -88,21 +88,7 @@ export class Agent implements DesiredStateSink, SampleSink {
       authRetryMs: options.authRetryMs ?? 300000,
     }));
     const scheduler = (this.#scheduler = new Scheduler(clock));
-    const channels = (this.#channels = new ChannelSet({
-      providers: options.providers,
-      scheduler,
-      sink: this,
-      reporter,
-      clock,
-      wallTime,
-      logger,
-      counters: stats,
-      toleranceMs: options.desiredToleranceMs ?? 60000,
-      onEcho: (key, value, echo) => {
-        options.onDesired?.(key, value, echo);
-        options.onReport?.(key, echo);
-      },
-    }));
+    const channels = (this.#channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     this.#follower = new ConfigFollower({
       clock,
       logger,

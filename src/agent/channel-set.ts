@@ -32,31 +32,21 @@
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError, toAgentError } from '../errors.js';
-import type { Clock, Logger } from '../ports.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
 import { LocationFields, StateSide } from '../wire.js';
 import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
+import type { AgentOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
-import { errorSample, type ChannelDriverProvider, type Sample, type Value } from './driver.js';
+import { errorSample, type Sample } from './driver.js';
 
-/** What the channel set works with: the agent's parts, and what desired values need. */
-export interface ChannelSetContext {
-  readonly providers: readonly ChannelDriverProvider[];
-  readonly scheduler: Scheduler;
-  readonly sink: SampleSink;
-  readonly reporter: Reporter;
-  readonly clock: Clock;
-  readonly wallTime: WallTime;
-  readonly logger: Logger;
-  readonly counters: AgentCounters;
-  /** How far ahead of the device's time a desired record may be dated before it is a clock fault, ms. */
-  readonly toleranceMs: number;
-  /** Told of every applied desired value and its echo (the agent's display hooks). */
-  readonly onEcho?: (key: string, value: Value, echo: Sample) => void;
-}
+/** What the channel set takes from the agent's options. */
+export type ChannelSetOptions = Pick<
+  AgentOptions,
+  'providers' | 'clock' | 'logger' | 'desiredToleranceMs' | 'onDesired' | 'onReport'
+>;
 
 /** FNV-1a (32 bits) and djb2 (21 bits) of `text` in one integer below 2^53. */
 export function hashText(text: string): number {
@@ -80,12 +70,27 @@ export class ChannelSet {
   readonly #appliedMs = new Map<string, number>();
   /** Per desired key: the timestamp of the last far-future record applied (not applied twice). */
   readonly #faultyMs = new Map<string, number>();
-  readonly #c: ChannelSetContext;
+  readonly #c: ChannelSetOptions;
+  readonly #scheduler: Scheduler;
+  readonly #reporter: Reporter;
+  readonly #wallTime: WallTime;
+  readonly #counters: AgentCounters;
   readonly #slotContext: SlotContext;
 
-  constructor(context: ChannelSetContext) {
-    this.#c = context;
-    this.#slotContext = slotContext(context.sink, context.counters);
+  constructor(
+    options: ChannelSetOptions,
+    scheduler: Scheduler,
+    sink: SampleSink,
+    reporter: Reporter,
+    wallTime: WallTime,
+    counters: AgentCounters,
+  ) {
+    this.#c = options;
+    this.#scheduler = scheduler;
+    this.#reporter = reporter;
+    this.#wallTime = wallTime;
+    this.#counters = counters;
+    this.#slotContext = slotContext(sink, counters);
   }
 
   /**
@@ -98,9 +103,9 @@ export class ChannelSet {
     const before = [...this.slots.keys(), ...this.#idle];
     // The settings that make a channel what it is, hashed: its own fields and those of its bus, if any.
     const signatures = new Map<string, number>();
-    for (const c of config.channels) {
-      const bus = 'bus' in c ? config.buses.find((b) => b.key === c.bus) : undefined;
-      signatures.set(c.key, hashText(JSON.stringify([c, bus ?? null])));
+    for (const channel of config.channels) {
+      const bus = 'bus' in channel ? config.buses.find((b) => b.key === channel.bus) : undefined;
+      signatures.set(channel.key, hashText(JSON.stringify([channel, bus ?? null])));
     }
     let kept = 0;
     for (const slot of [...this.slots.values()]) {
@@ -151,18 +156,18 @@ export class ChannelSet {
     const field = dot < 0 ? '' : key.slice(dot + 1);
     // Only running channels and location fields: keeps the watermarks bounded whatever the hub sends.
     if (slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')))) {
-      c.counters.desiredIgnored++;
+      this.#counters.desiredIgnored++;
       c.logger.log('warn', 'desired: no such channel', { key });
       return;
     }
     const last = this.#appliedMs.get(key);
     if ((last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
-      c.counters.desiredIgnored++;
+      this.#counters.desiredIgnored++;
       return;
     }
-    const nowMs = c.wallTime.nowMs();
+    const nowMs = this.#wallTime.nowMs();
     let watermarkMs = timestampMs;
-    if (nowMs !== undefined && timestampMs > nowMs + c.toleranceMs) {
+    if (nowMs !== undefined && timestampMs > nowMs + (c.desiredToleranceMs ?? 60000)) {
       this.#faultyMs.set(key, timestampMs);
       watermarkMs = nowMs;
       c.logger.log('warn', 'desired: dated ahead of the device clock', { key, timestampMs, nowMs });
@@ -174,17 +179,19 @@ export class ChannelSet {
     } catch (e) {
       result = errorSample(toAgentError(e).errno ?? Errno.EIO);
     }
-    c.counters.desiredApplied++;
+    this.#counters.desiredApplied++;
     if (!result.ok) c.logger.log('warn', 'desired: not applied', { key, errno: result.errno });
     const now = c.clock.monotonicMs();
     if (field !== '') {
-      c.reporter.state(key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
+      this.#reporter.state(key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
     } else {
       result = slot.scale(result);
       slot.remember(result, now);
-      c.reporter.channel(key, slot.isLocation, result, now, true);
+      this.#reporter.channel(key, slot.isLocation, result, now, true);
     }
-    c.onEcho?.(key, value, result);
+    // The agent's display hooks: the echo is a report too.
+    c.onDesired?.(key, value, result);
+    c.onReport?.(key, result);
   }
 
   /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */
@@ -207,7 +214,7 @@ export class ChannelSet {
         throw new AgentError('unsupported', `no provider for ${channel.type}`, { errno: Errno.EOPNOTSUPP });
       }
       const slot = new ChannelSlot(channel, provider.create(channel), this.#slotContext, signature, events);
-      this.#c.scheduler.add(slot, channel.scanIntervalMs);
+      this.#scheduler.add(slot, channel.scanIntervalMs);
       this.slots.set(channel.key, slot);
     } catch (e) {
       const error = toAgentError(e);
@@ -223,11 +230,11 @@ export class ChannelSet {
     this.#c.logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason });
     if (!reported) return;
     this.#idle.add(key);
-    this.#c.reporter.channel(key, isLocation, errorSample(errno), now);
+    this.#reporter.channel(key, isLocation, errorSample(errno), now);
   }
 
   #stop(slot: ChannelSlot): void {
-    this.#c.scheduler.remove(slot);
+    this.#scheduler.remove(slot);
     slot.close();
     this.slots.delete(slot.key);
   }

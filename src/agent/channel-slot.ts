@@ -4,7 +4,8 @@
  * scan that ties them (sample, scale, decide, report) and the write of a
  * desired value (type check, inverse scaling). The parsed channel is not kept:
  * the slot copies the few fields the running code needs, so a channel costs few
- * heap slots on XS (docs/agent.md, "Heap per channel").
+ * heap slots on XS (docs/agent.md, "Heap per channel"); for the same reason its
+ * members are TypeScript-private, not ES `#private` (see TransmitDecider).
  *
  * A scan allocates nothing for synchronous drivers (the scaled sample object is
  * reused, one for all slots); an async driver (a bus read) is awaited, and a scan that comes due
@@ -69,7 +70,7 @@ function coerce(value: Value, kind: WriteKind): boolean | number | undefined {
 /** The channel types whose raw numbers are scaled (decisions 2); others keep gain 1, offset 0. */
 const scaledTypes: readonly string[] = ['analogInput', 'analogOutput', 'modbus', 'can'];
 const FAILED: Sample = { ok: false, errno: Errno.EIO };
-/** `#pendingSinceMs` when no async sample is awaited, and once the slot is closed. */
+/** `pendingSinceMs` when no async sample is awaited, and once the slot is closed. */
 const IDLE = -Infinity;
 const CLOSED = Infinity;
 
@@ -78,17 +79,17 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   readonly isLocation: boolean;
   /** A number that changes when the channel's settings change (ChannelSet's diff). */
   readonly signature: number;
-  readonly #driver: ChannelDriver;
-  readonly #context: SlotContext;
-  readonly #writeKind: WriteKind;
+  private readonly driver: ChannelDriver;
+  private readonly context: SlotContext;
+  private readonly writeKind: WriteKind;
   /** reported = raw x gain + offset (decisions 2); 1 and 0 for the types that are not scaled. */
-  readonly #gain: number;
-  readonly #offset: number;
+  private readonly gain: number;
+  private readonly offset: number;
   /** Set by the scheduler. */
   intervalMs = 0;
   dueMs = 0;
   /** The scan time of the pending async sample; IDLE, or CLOSED. */
-  #pendingSinceMs = IDLE;
+  private pendingSinceMs = IDLE;
 
   /** @param events the channel's transmit events, or an equal list shared with other channels. */
   constructor(
@@ -102,44 +103,44 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
     this.key = channel.key;
     this.isLocation = channel.type === 'location';
     this.signature = signature;
-    this.#driver = driver;
-    this.#context = context;
-    this.#writeKind = writeKindOf(channel);
+    this.driver = driver;
+    this.context = context;
+    this.writeKind = writeKindOf(channel);
     const scaled = scaledTypes.includes(channel.type);
-    this.#gain = scaled ? channel.scaleGain : 1;
-    this.#offset = scaled ? channel.scaleOffset : 0;
+    this.gain = scaled ? channel.scaleGain : 1;
+    this.offset = scaled ? channel.scaleOffset : 0;
   }
 
   scan(nowMs: number): void {
-    if (this.#pendingSinceMs === CLOSED) return;
-    if (this.#pendingSinceMs !== IDLE) {
-      this.#context.counters.overruns++;
+    if (this.pendingSinceMs === CLOSED) return;
+    if (this.pendingSinceMs !== IDLE) {
+      this.context.counters.overruns++;
       return;
     }
     let result: Sample | Promise<Sample> | undefined;
     try {
-      result = this.#driver.sample();
+      result = this.driver.sample();
     } catch {
       result = FAILED;
     }
     if (result === undefined) return;
     if (result instanceof Promise) {
-      this.#pendingSinceMs = nowMs;
+      this.pendingSinceMs = nowMs;
       // Bound per async scan, not per channel: a pin channel never pays for them (heap per channel on XS).
       result.then(
-        (sample) => this.#settle(sample),
-        () => this.#settle(FAILED),
+        (sample) => this.settle(sample),
+        () => this.settle(FAILED),
       );
       return;
     }
-    this.#handle(result, nowMs);
+    this.handle(result, nowMs);
   }
 
   /** Scales a raw number (decisions 2) into the shared scaled sample; other samples pass through. */
   scale(sample: Sample): Sample {
     if (!sample.ok || typeof sample.value !== 'number') return sample;
-    const scaled = this.#context.scaled;
-    scaled.value = scaleToValue(sample.value, this.#gain, this.#offset);
+    const scaled = this.context.scaled;
+    scaled.value = scaleToValue(sample.value, this.gain, this.offset);
     return scaled;
   }
 
@@ -149,38 +150,38 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
    * what the driver reads back (raw: `scale` it). A driver's throw rejects.
    */
   async write(value: Value): Promise<Sample> {
-    const driver = this.#driver;
-    const kind = this.#writeKind;
+    const driver = this.driver;
+    const kind = this.writeKind;
     if (kind === 'none' || driver.applyDesired === undefined) return errorSample(Errno.EROFS);
     const typed = coerce(value, kind);
     if (typed === undefined) return errorSample(Errno.EINVAL);
     if (typeof typed === 'boolean') return await driver.applyDesired(typed);
-    const raw = valueToRaw(typed, this.#gain, this.#offset, driver.rawRange);
+    const raw = valueToRaw(typed, this.gain, this.offset, driver.rawRange);
     return raw.ok ? await driver.applyDesired(raw.raw) : errorSample(raw.errno);
   }
 
   /** Stops reporting (a late async sample is discarded) and closes the driver. */
   close(): void {
-    this.#pendingSinceMs = CLOSED;
+    this.pendingSinceMs = CLOSED;
     try {
-      this.#driver.close();
+      this.driver.close();
     } catch {
       // closing is best effort; the channel is gone either way
     }
   }
 
-  #handle(raw: Sample, nowMs: number): void {
-    const { sink, counters } = this.#context;
+  private handle(raw: Sample, nowMs: number): void {
+    const { sink, counters } = this.context;
     counters.sampled++;
     const sample = this.scale(raw);
     sink.observeSample?.(this.key, sample);
     if (this.decide(sample, nowMs)) sink.reportSample(this, sample, nowMs);
   }
 
-  #settle(sample: Sample): void {
-    if (this.#pendingSinceMs === CLOSED) return;
-    const at = this.#pendingSinceMs;
-    this.#pendingSinceMs = IDLE;
-    this.#handle(sample, at);
+  private settle(sample: Sample): void {
+    if (this.pendingSinceMs === CLOSED) return;
+    const at = this.pendingSinceMs;
+    this.pendingSinceMs = IDLE;
+    this.handle(sample, at);
   }
 }

@@ -19,50 +19,52 @@ import { copyLocation, deltaReached, isLocation, sameValue } from './values.js';
 const UNKNOWN = 0;
 const BELOW = 1;
 const ABOVE = 2;
-/** `#lastState` before anything was reported; afterwards OK (a value) or the errno (any finite number). */
+/** `lastState` before anything was reported; afterwards OK (a value) or the errno (any finite number). */
 const NOT_REPORTED = -Infinity;
 const OK = Infinity;
 const NO_ARMS: number[] = [];
 
 /**
  * Few fields on purpose (heap per channel on XS): the last outcome is one
- * number, the last Location is kept in `#lastValue` itself (a copy the decider
+ * number, the last Location is kept in `lastValue` itself (a copy the decider
  * owns), and the Schmitt triggers exist only for channels with a threshold event.
- * The agent's ChannelSlot extends this class, so a channel is one record.
+ * The agent's ChannelSlot extends this class, so a channel is one record. Its
+ * members are TypeScript-private, not ES `#private`: on XS, ES private fields
+ * cost extra heap slots per instance (measured by bench:xs, about 4 per channel).
  */
 export class TransmitDecider {
   /** NOT_REPORTED, OK, or the last reported errno (negative). */
-  #lastState = NOT_REPORTED;
-  #lastValue: SampleValue = 0;
-  #lastReportMs = 0;
+  private lastState = NOT_REPORTED;
+  private lastValue: SampleValue = 0;
+  private lastReportMs = 0;
   /** Per event: the arm of its Schmitt trigger; one shared empty array without threshold events. */
-  readonly #arms: number[];
-  readonly #events: readonly TransmitEvent[];
+  private readonly arms: number[];
+  private readonly events: readonly TransmitEvent[];
 
   constructor(events: readonly TransmitEvent[]) {
-    this.#events = events;
-    this.#arms = events.some((e) => e.type === 'threshold') ? events.map(() => UNKNOWN) : NO_ARMS;
+    this.events = events;
+    this.arms = events.some((e) => e.type === 'threshold') ? events.map(() => UNKNOWN) : NO_ARMS;
   }
 
   /** Whether `sample`, taken at monotonic `nowMs`, is reported; if so it becomes the last reported. */
   decide(sample: Sample, nowMs: number): boolean {
-    const events = this.#events;
-    const state = this.#lastState;
+    const events = this.events;
+    const state = this.lastState;
     // Rule 1 (first sample), rule 2 (value <-> error, another errno), rule 3 (no events).
     let report = state === NOT_REPORTED || (sample.ok ? state !== OK : sample.errno !== state) || events.length === 0;
     // Rule 8: the OR of all events; every event is evaluated, so that each trigger moves on every sample.
     for (let i = 0; i < events.length; i++) {
       const event = events[i]!;
       if (event.type === 'interval') {
-        if (nowMs - this.#lastReportMs >= event.intervalMs) report = true; // rule 6
+        if (nowMs - this.lastReportMs >= event.intervalMs) report = true; // rule 6
       } else if (!sample.ok) {
         // an error takes no value event
       } else if (event.type === 'threshold') {
-        if (this.#crossed(i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
+        if (this.crossed(i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
       } else if (
         event.type === 'change' // rule 4 (NaN equals NaN), else rule 5
-          ? !sameValue(sample.value, this.#lastValue)
-          : deltaReached(sample.value, this.#lastValue, event.minimalChange)
+          ? !sameValue(sample.value, this.lastValue)
+          : deltaReached(sample.value, this.lastValue, event.minimalChange)
       ) {
         report = true;
       }
@@ -73,14 +75,14 @@ export class TransmitDecider {
 
   /** Records `sample` as reported without deciding (e.g. a desired value's echo). */
   remember(sample: Sample, nowMs: number): void {
-    this.#lastReportMs = nowMs;
+    this.lastReportMs = nowMs;
     if (sample.ok) {
-      this.#lastState = OK;
+      this.lastState = OK;
       const v = sample.value;
-      const last = this.#lastValue;
-      this.#lastValue = isLocation(v) ? copyLocation(isLocation(last) ? last : {}, v) : v;
+      const last = this.lastValue;
+      this.lastValue = isLocation(v) ? copyLocation(isLocation(last) ? last : {}, v) : v;
     } else {
-      this.#lastState = sample.errno;
+      this.lastState = sample.errno;
     }
   }
 
@@ -89,11 +91,11 @@ export class TransmitDecider {
    * value <= threshold - hysteresis. True on a crossing; the first numeric sample
    * only sets the arm, and NaN or a non-number moves nothing.
    */
-  #crossed(i: number, threshold: number, hysteresis: number, value: SampleValue): boolean {
+  private crossed(i: number, threshold: number, hysteresis: number, value: SampleValue): boolean {
     if (typeof value !== 'number' || value !== value) return false;
-    const arm = this.#arms[i];
+    const arm = this.arms[i];
     const up = arm === ABOVE ? value > threshold - hysteresis : value >= threshold;
-    this.#arms[i] = up ? ABOVE : BELOW;
+    this.arms[i] = up ? ABOVE : BELOW;
     return arm !== UNKNOWN && up !== (arm === ABOVE);
   }
 }

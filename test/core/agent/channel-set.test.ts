@@ -36,17 +36,9 @@ function world(): { set: ChannelSet; provider: CountingProvider; clock: FakeCloc
   const scheduler = new Scheduler(clock);
   const reported: string[] = [];
   const sink = { reportSample: (slot: { key: string }) => reported.push(slot.key) };
-  const set = new ChannelSet({
-    providers: [provider],
-    scheduler,
-    sink,
-    reporter,
-    clock,
-    wallTime: new WallTime(clock),
-    logger: new FakeLogger(),
-    counters,
-    toleranceMs: 60000,
-  });
+  const options = { providers: [provider], clock, logger: new FakeLogger() };
+  const set = new ChannelSet(options, scheduler, sink, reporter, new WallTime(clock), counters);
+
   scheduler.start();
   return { set, provider, clock, reported };
 }
