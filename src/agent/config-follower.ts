@@ -10,7 +10,7 @@
  * the period, so a fleet does not ask in step and a change is seen within one
  * period), when the hub reconnects and when the service refuses a batch. A read
  * that fails is retried with the agent's backoff until one succeeds (the first
- * failure is logged, not each retry); then the periodic refresh resumes. Calls
+ * failure is a warning, each retry a debug line); then the periodic refresh resumes. Calls
  * while a read is under way join it. One timer, on the injected clock.
  */
 import type { ChannelConfig } from '../config/model.js';
@@ -59,7 +59,10 @@ export class ConfigFollower {
     this.#running = true;
     try {
       const text = this.#c.store.get(storeKey);
-      if (text !== undefined) this.#use(text, parseChannelList(JSON.parse(text) as unknown));
+      if (text !== undefined) {
+        this.#use(text, parseChannelList(JSON.parse(text) as unknown));
+        this.#c.logger.log('info', 'starting from the cached configuration');
+      }
     } catch (e) {
       // A corrupt copy is ignored: the service's is read as usual.
       this.#c.logger.log('warn', 'cached configuration unreadable', { key: storeKey, reason: toAgentError(e).message });
@@ -76,8 +79,9 @@ export class ConfigFollower {
   nudge(why: string): Promise<void> {
     if (!this.#running) return Promise.resolve();
     return this.read().catch((e: unknown) => {
-      if (this.#failures++ === 0)
-        this.#c.logger.log('warn', `config: not read (${why})`, { reason: toAgentError(e).message });
+      // The first failure is a warning; each retry that fails again only a debug line.
+      const level = this.#failures++ === 0 ? 'warn' : 'debug';
+      this.#c.logger.log(level, `config: not read (${why})`, { reason: toAgentError(e).message });
       this.#arm(this.#c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
     });
   }
