@@ -9,6 +9,7 @@ import type { OutboxOptions } from '../report/outbox-options.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceAccess } from '../service/client.js';
 import type { ChannelDriverProvider, Sample, Value } from './driver.js';
+import type { Properties } from './properties.js';
 
 export interface AgentOptions {
   clock: Clock;
@@ -31,6 +32,12 @@ export interface AgentOptions {
   desiredToleranceMs?: number;
   /** Uniform random in [0, 1) for the refresh jitter. Default Math.random. */
   random?: () => number;
+  /**
+   * The device's property set, where an application reads it (the Node target): read at
+   * start and on each configuration read, updated from the hub. Absent: properties are
+   * neither read nor kept (the firmware, where no code reads them).
+   */
+  properties?: Properties;
   /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
   onReport?: (key: string, sample: Sample) => void;
   /** Sees every sample after scaling, reported or not (displays). Same caveat. */

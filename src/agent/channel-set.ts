@@ -1,10 +1,10 @@
 /**
  * Builds the run-time channels from a validated configuration: one driver per
  * channel from the provider registered for its type, one scheduler entry at its
- * scanInterval. A rejected channel is logged and reports -EINVAL on its
+ * scanInterval. A channel the configuration rejected reports -EINVAL on its
  * `.reported` state when its key is known (decisions 8); a type without a
- * provider reports -EOPNOTSUPP (decisions 4), logged once per type; a provider
- * that throws rejects only that channel.
+ * provider reports -EOPNOTSUPP (decisions 4); a provider that throws rejects
+ * only that channel (its errno, else -EINVAL). Each is logged, one line per channel.
  *
  * A reload is a diff, not a rebuild: a channel whose settings (and bus) are
  * unchanged keeps its driver, its schedule and its transmit state; a changed
@@ -15,16 +15,38 @@
  * A running channel is one ChannelSlot in one map; what tells a changed channel
  * from an unchanged one is a 53-bit hash of its settings kept on the slot (a
  * number, not the settings text: heap per channel on XS).
+ *
+ * Desired values (decisions 5) are applied here, to the running channels: a
+ * record not newer than the last one applied to that key is ignored; the slot
+ * writes it (ChannelSlot.write refuses, type-checks and inverse-scales); the
+ * value read back, or the error, is echoed on `<key>.reported`. Never rejects.
+ * A location sub-channel (`gps.lat`) answers -EROFS on its own state.
+ * Clock faults (decisions 8): a record dated beyond the device's time plus
+ * `toleranceMs` is applied (it is the latest wish), but the key's "newer than"
+ * watermark moves only to the device's time, so one bad timestamp cannot block
+ * later records; the faulty record itself is remembered so that a resync
+ * returning it (read/last orders by time) does not apply it again. Each such
+ * record is logged when applied. While the device's time is unknown, timestamps
+ * are taken as they are.
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { toAgentError } from '../errors.js';
-import type { Clock, Logger } from '../ports.js';
+import { AgentError, toAgentError } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
+import type { WallTime } from '../time/wall-time.js';
+import { LocationFields, StateSide } from '../wire.js';
 import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
+import type { AgentOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
-import { errorSample, type ChannelDriverProvider } from './driver.js';
+import type { DesiredRecord } from './desired.js';
+import { errorSample, type Sample } from './driver.js';
+
+/** What the channel set takes from the agent's options. */
+export type ChannelSetOptions = Pick<
+  AgentOptions,
+  'providers' | 'clock' | 'logger' | 'desiredToleranceMs' | 'onDesired' | 'onReport'
+>;
 
 /** FNV-1a (32 bits) and djb2 (21 bits) of `text` in one integer below 2^53. */
 export function hashText(text: string): number {
@@ -38,32 +60,37 @@ export function hashText(text: string): number {
   return (fnv >>> 0) * 0x200000 + (djb & 0x1fffff);
 }
 
-/** The settings that make a channel what it is, hashed: its own fields and those of its bus, if any. */
-function signatureOf(channel: Channel, config: ChannelConfig): number {
-  const busKey = 'bus' in channel ? channel.bus : undefined;
-  const bus = busKey === undefined ? undefined : config.buses.find((b) => b.key === busKey);
-  return hashText(JSON.stringify([channel, bus ?? null]));
-}
-
 export class ChannelSet {
   /** The running channels by key. */
   readonly slots = new Map<string, ChannelSlot>();
   /** Keys of the current configuration that do not run: rejected, unsupported, refused by their provider. */
-  private idle = new Set<string>();
-  private readonly former = new Set<string>();
-  private readonly warnedTypes = new Set<string>();
-  private readonly context: SlotContext;
+  #idle = new Set<string>();
+  readonly #former = new Set<string>();
+  /** Per desired key: the ordering watermark (never ahead of the device's time + tolerance). */
+  readonly #appliedMs = new Map<string, number>();
+  /** Per desired key: the timestamp of the last far-future record applied (not applied twice). */
+  readonly #faultyMs = new Map<string, number>();
+  readonly #c: ChannelSetOptions;
+  readonly #scheduler: Scheduler;
+  readonly #reporter: Reporter;
+  readonly #wallTime: WallTime;
+  readonly #counters: AgentCounters;
+  readonly #slotContext: SlotContext;
 
   constructor(
-    private readonly providers: readonly ChannelDriverProvider[],
-    private readonly scheduler: Scheduler,
+    options: ChannelSetOptions,
+    scheduler: Scheduler,
     sink: SampleSink,
-    private readonly reporter: Reporter,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
+    reporter: Reporter,
+    wallTime: WallTime,
     counters: AgentCounters,
   ) {
-    this.context = slotContext(sink, counters);
+    this.#c = options;
+    this.#scheduler = scheduler;
+    this.#reporter = reporter;
+    this.#wallTime = wallTime;
+    this.#counters = counters;
+    this.#slotContext = slotContext(sink, counters);
   }
 
   /**
@@ -71,30 +98,30 @@ export class ChannelSet {
    * state), changed ones restart afresh (decisions 3 rule 1), removed ones stop.
    */
   apply(config: ChannelConfig): void {
-    const now = this.clock.monotonicMs();
-    const before = [...this.slots.keys(), ...this.idle];
-    const wanted = new Map(config.channels.map((c) => [c.key, signatureOf(c, config)]));
+    const c = this.#c;
+    const now = c.clock.monotonicMs();
+    const before = [...this.slots.keys(), ...this.#idle];
+    // The settings that make a channel what it is, hashed: its own fields and those of its bus, if any.
+    const signatures = new Map<string, number>();
+    for (const channel of config.channels) {
+      const bus = 'bus' in channel ? config.buses.find((b) => b.key === channel.bus) : undefined;
+      signatures.set(channel.key, hashText(JSON.stringify([channel, bus ?? null])));
+    }
     let kept = 0;
     for (const slot of [...this.slots.values()]) {
-      if (wanted.get(slot.key) === slot.signature) {
-        kept++;
-        continue;
-      }
-      this.stopChannel(slot);
+      if (signatures.get(slot.key) === slot.signature) kept++;
+      else this.#stop(slot);
     }
-    for (const provider of this.providers) {
+    for (const provider of c.providers) {
       try {
         provider.configure?.(config);
       } catch (e) {
-        this.logger.log('error', 'a channel provider refused the configuration', { reason: toAgentError(e).message });
+        c.logger.log('error', 'channels: provider refused config', { reason: toAgentError(e).message });
       }
     }
-    this.idle = new Set();
-    for (const rejected of config.rejected) {
-      this.logger.log('error', 'channel rejected', { key: rejected.key, uid: rejected.uid, reason: rejected.reason });
-      if (rejected.key === undefined) continue;
-      this.idle.add(rejected.key);
-      this.reporter.channel(rejected.key, false, errorSample(Errno.EINVAL), now);
+    this.#idle = new Set();
+    for (const { key, uid, reason } of config.rejected) {
+      this.#reject(key ?? uid ?? '?', reason, Errno.EINVAL, now, false, key !== undefined);
     }
     // Channels started together share equal transmit event lists (read-only): most channels have the same.
     const eventLists = new Map<string, readonly TransmitEvent[]>();
@@ -103,36 +130,74 @@ export class ChannelSet {
       const text = JSON.stringify(channel.transmitEvents);
       const events = eventLists.get(text) ?? channel.transmitEvents;
       eventLists.set(text, events);
-      if (!this.startChannel(channel, wanted.get(channel.key) ?? 0, events, now)) this.idle.add(channel.key);
+      this.#start(channel, signatures.get(channel.key) ?? 0, events, now);
     }
-    for (const key of before) if (!this.isConfigured(key)) this.former.add(key);
-    for (const key of this.slots.keys()) this.former.delete(key);
-    for (const key of this.idle) this.former.delete(key);
-    this.logger.log('info', 'channels configured', {
-      channels: this.slots.size,
-      kept,
-      rejected: config.rejected.length,
-    });
+    for (const key of before) this.#former.add(key);
+    for (const key of this.#former) if (this.isConfigured(key)) this.#former.delete(key);
+    c.logger.log('info', 'channels configured', { channels: this.slots.size, kept });
   }
 
   /** Whether `key` is a channel (running or rejected) of the current configuration. */
   isConfigured(key: string): boolean {
-    return this.slots.has(key) || this.idle.has(key);
+    return this.slots.has(key) || this.#idle.has(key);
   }
 
   /** Whether `key` was a channel of an earlier configuration and is not one now. */
   wasConfigured(key: string): boolean {
-    return this.former.has(key);
+    return this.#former.has(key);
   }
 
-  /** Stops scanning and closes every driver. */
+  /** Applies one desired record (decisions 5 and 8, above); never rejects. */
+  async applyDesired(record: DesiredRecord): Promise<void> {
+    const { key, value, timestampMs } = record;
+    const c = this.#c;
+    const dot = key.indexOf('.');
+    const slot = this.slots.get(dot < 0 ? key : key.slice(0, dot));
+    const field = dot < 0 ? '' : key.slice(dot + 1);
+    // Only running channels and location fields: keeps the watermarks bounded whatever the hub sends.
+    if (slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')))) {
+      this.#counters.desiredIgnored++;
+      c.logger.log('warn', 'desired: no such channel', { key });
+      return;
+    }
+    const last = this.#appliedMs.get(key);
+    if ((last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
+      this.#counters.desiredIgnored++;
+      return;
+    }
+    const nowMs = this.#wallTime.nowMs();
+    let watermarkMs = timestampMs;
+    if (nowMs !== undefined && timestampMs > nowMs + (c.desiredToleranceMs ?? 60000)) {
+      this.#faultyMs.set(key, timestampMs);
+      watermarkMs = nowMs;
+      c.logger.log('warn', 'desired: dated ahead of the device clock', { key, timestampMs, nowMs });
+    }
+    this.#appliedMs.set(key, watermarkMs);
+    let result: Sample;
+    try {
+      result = field !== '' ? errorSample(Errno.EROFS) : await slot.write(value);
+    } catch (e) {
+      result = errorSample(toAgentError(e).errno ?? Errno.EIO);
+    }
+    this.#counters.desiredApplied++;
+    if (!result.ok) c.logger.log('warn', 'desired: not applied', { key, errno: result.errno });
+    const now = c.clock.monotonicMs();
+    if (field !== '') {
+      this.#reporter.state(key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
+    } else {
+      result = slot.scale(result);
+      slot.remember(result, now);
+      this.#reporter.channel(key, slot.isLocation, result, now, true);
+    }
+    // The agent's display hooks: the echo is a report too.
+    c.onDesired?.(key, value, result);
+    c.onReport?.(key, result);
+  }
+
+  /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */
   close(): void {
-    for (const slot of [...this.slots.values()]) this.stopChannel(slot);
-  }
-
-  /** Closes the providers' shared resources (at agent stop). */
-  closeProviders(): void {
-    for (const provider of this.providers) {
+    for (const slot of [...this.slots.values()]) this.#stop(slot);
+    for (const provider of this.#c.providers) {
       try {
         provider.close?.();
       } catch {
@@ -141,35 +206,35 @@ export class ChannelSet {
     }
   }
 
-  /** Starts `channel`; false when it cannot run here (reported as an error state). */
-  private startChannel(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): boolean {
-    const provider = this.providers.find((p) => p.types.includes(channel.type));
-    const isLocation = channel.type === 'location';
-    if (provider === undefined) {
-      if (!this.warnedTypes.has(channel.type)) {
-        this.warnedTypes.add(channel.type);
-        this.logger.log('warn', 'no provider for this channel type on this target: reporting -EOPNOTSUPP', {
-          type: channel.type,
-        });
-      }
-      this.reporter.channel(channel.key, isLocation, errorSample(Errno.EOPNOTSUPP), now);
-      return false;
-    }
+  /** Starts `channel`; one that cannot run here is rejected (an error state). */
+  #start(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): void {
     try {
-      const slot = new ChannelSlot(channel, provider.create(channel), this.context, signature, events);
-      this.scheduler.add(slot, channel.scanIntervalMs);
+      const provider = this.#c.providers.find((p) => p.types.includes(channel.type));
+      if (provider === undefined) {
+        throw new AgentError('unsupported', `no provider for ${channel.type}`, { errno: Errno.EOPNOTSUPP });
+      }
+      const slot = new ChannelSlot(channel, provider.create(channel), this.#slotContext, signature, events);
+      this.#scheduler.add(slot, channel.scanIntervalMs);
       this.slots.set(channel.key, slot);
-      return true;
     } catch (e) {
       const error = toAgentError(e);
-      this.logger.log('error', 'channel rejected by its provider', { key: channel.key, reason: error.message });
-      this.reporter.channel(channel.key, isLocation, errorSample(error.errno ?? Errno.EINVAL), now);
-      return false;
+      this.#reject(channel.key, error.message, error.errno ?? Errno.EINVAL, now, channel.type === 'location');
     }
   }
 
-  private stopChannel(slot: ChannelSlot): void {
-    this.scheduler.remove(slot);
+  /**
+   * Logs a channel that does not run (a target without its type: warn) and, when
+   * `reported` (its key is known), reports `errno` on it.
+   */
+  #reject(key: string, reason: string, errno: number, now: number, isLocation: boolean, reported = true): void {
+    this.#c.logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason });
+    if (!reported) return;
+    this.#idle.add(key);
+    this.#reporter.channel(key, isLocation, errorSample(errno), now);
+  }
+
+  #stop(slot: ChannelSlot): void {
+    this.#scheduler.remove(slot);
     slot.close();
     this.slots.delete(slot.key);
   }

@@ -1,22 +1,24 @@
 /**
  * One configured channel at run time, in one record: its driver, its transmit
- * decision (the slot is a TransmitDecider), its place in the scheduler, and the
- * scan that ties them (sample, scale, decide, report). The parsed channel is
- * not kept: the slot copies the few fields the running code needs, so a channel
- * costs few heap slots on XS (docs/agent.md, "Heap per channel").
+ * decision (the slot is a TransmitDecider), its place in the scheduler, the
+ * scan that ties them (sample, scale, decide, report) and the write of a
+ * desired value (type check, inverse scaling). The parsed channel is not kept:
+ * the slot copies the few fields the running code needs, so a channel costs few
+ * heap slots on XS (docs/agent.md, "Heap per channel"); for the same reason its
+ * members are TypeScript-private, not ES `#private` (see TransmitDecider).
  *
  * A scan allocates nothing for synchronous drivers (the scaled sample object is
  * reused, one for all slots); an async driver (a bus read) is awaited, and a scan that comes due
  * while the previous one is still pending is skipped and counted (no
  * overlapping reads).
  */
-import type { Channel, ChannelType, TransmitEvent } from '../config/model.js';
-import { scaleToValue } from '../codec/scale.js';
+import type { Channel, TransmitEvent } from '../config/model.js';
+import { scaleToValue, valueToRaw } from '../codec/scale.js';
 import { Errno } from '../errno.js';
 import type { ScanTask } from '../sched/scheduler.js';
 import { TransmitDecider } from '../transmit/decider.js';
 import type { AgentCounters } from './counters.js';
-import type { ChannelDriver, Sample } from './driver.js';
+import { errorSample, type ChannelDriver, type Sample, type Value } from './driver.js';
 
 /** Receives the samples that transmit events let through. */
 export interface SampleSink {
@@ -42,31 +44,31 @@ export function slotContext(sink: SampleSink, counters: AgentCounters): SlotCont
 }
 
 /** What a channel accepts as a desired value; `none`: read-only (an input, or `readOnly`). */
-export type WriteKind = 'boolean' | 'number' | 'integer' | 'none';
+type WriteKind = 'boolean' | 'number' | 'integer' | 'none';
 
-function expectedKind(channel: Channel): WriteKind {
-  switch (channel.type) {
-    case 'digitalOutput':
-      return 'boolean';
-    case 'analogOutput':
-      return 'number';
-    case 'custom':
-      return channel.customType === 'boolean' ? 'boolean' : channel.customType === 'number' ? 'integer' : 'number';
-    case 'modbus':
-      return channel.registerType === 'coil' || channel.dataType === 'bool' ? 'boolean' : 'number';
-    case 'can':
-      return 'number';
-    default:
-      return 'none';
+function writeKindOf(channel: Channel): WriteKind {
+  const type = channel.type;
+  if ('readOnly' in channel && channel.readOnly) return 'none';
+  if (type === 'custom')
+    return channel.customType === 'decimal' ? 'number' : channel.customType === 'number' ? 'integer' : 'boolean';
+  const bits = type === 'modbus' && (channel.registerType === 'coil' || channel.dataType === 'bool');
+  if (bits || type === 'digitalOutput') return 'boolean';
+  return type === 'modbus' || type === 'analogOutput' || type === 'can' ? 'number' : 'none';
+}
+
+/** The desired value in the channel's kind, or undefined when it does not fit (-EINVAL). */
+function coerce(value: Value, kind: WriteKind): boolean | number | undefined {
+  if (kind === 'boolean') {
+    if (value === true || value === 1 || value === 'true') return true;
+    if (value === false || value === 0 || value === 'false') return false;
+    return undefined;
   }
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && (kind !== 'integer' || Number.isInteger(n)) ? n : undefined;
 }
 
-/** The desired values `channel` takes: none when it is read-only. */
-export function writeKindOf(channel: Channel): WriteKind {
-  return 'readOnly' in channel && channel.readOnly ? 'none' : expectedKind(channel);
-}
-
-const scaledTypes: ReadonlySet<string> = new Set(['analogInput', 'analogOutput', 'modbus', 'can']);
+/** The channel types whose raw numbers are scaled (decisions 2); others keep gain 1, offset 0. */
+const scaledTypes: readonly string[] = ['analogInput', 'analogOutput', 'modbus', 'can'];
 const FAILED: Sample = { ok: false, errno: Errno.EIO };
 /** `pendingSinceMs` when no async sample is awaited, and once the slot is closed. */
 const IDLE = -Infinity;
@@ -74,40 +76,39 @@ const CLOSED = Infinity;
 
 export class ChannelSlot extends TransmitDecider implements ScanTask {
   readonly key: string;
-  readonly type: ChannelType;
-  readonly writeKind: WriteKind;
-  /** Whether raw numbers of this channel are scaled: reported = raw x gain + offset (decisions 2). */
-  readonly scaled: boolean;
-  readonly gain: number;
-  readonly offset: number;
+  readonly isLocation: boolean;
+  /** A number that changes when the channel's settings change (ChannelSet's diff). */
+  readonly signature: number;
+  private readonly driver: ChannelDriver;
+  private readonly context: SlotContext;
+  private readonly writeKind: WriteKind;
+  /** reported = raw x gain + offset (decisions 2); 1 and 0 for the types that are not scaled. */
+  private readonly gain: number;
+  private readonly offset: number;
   /** Set by the scheduler. */
   intervalMs = 0;
   dueMs = 0;
   /** The scan time of the pending async sample; IDLE, or CLOSED. */
   private pendingSinceMs = IDLE;
 
-  /**
-   * @param signature a number that changes when the channel's settings change (ChannelSet's diff).
-   * @param events the channel's transmit events, or an equal list shared with other channels.
-   */
+  /** @param events the channel's transmit events, or an equal list shared with other channels. */
   constructor(
     channel: Channel,
-    readonly driver: ChannelDriver,
-    private readonly context: SlotContext,
-    readonly signature = 0,
+    driver: ChannelDriver,
+    context: SlotContext,
+    signature = 0,
     events: readonly TransmitEvent[] = channel.transmitEvents,
   ) {
     super(events);
     this.key = channel.key;
-    this.type = channel.type;
+    this.isLocation = channel.type === 'location';
+    this.signature = signature;
+    this.driver = driver;
+    this.context = context;
     this.writeKind = writeKindOf(channel);
-    this.gain = channel.scaleGain;
-    this.offset = channel.scaleOffset;
-    this.scaled = scaledTypes.has(channel.type);
-  }
-
-  get isLocation(): boolean {
-    return this.type === 'location';
+    const scaled = scaledTypes.includes(channel.type);
+    this.gain = scaled ? channel.scaleGain : 1;
+    this.offset = scaled ? channel.scaleOffset : 0;
   }
 
   scan(nowMs: number): void {
@@ -135,12 +136,28 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
     this.handle(result, nowMs);
   }
 
-  /** Scales a raw sample of a scaled channel type (decisions 2); other samples pass through. */
+  /** Scales a raw number (decisions 2) into the shared scaled sample; other samples pass through. */
   scale(sample: Sample): Sample {
-    if (!this.scaled || !sample.ok || typeof sample.value !== 'number') return sample;
+    if (!sample.ok || typeof sample.value !== 'number') return sample;
     const scaled = this.context.scaled;
     scaled.value = scaleToValue(sample.value, this.gain, this.offset);
     return scaled;
+  }
+
+  /**
+   * Writes a desired value: -EROFS on a read-only channel, -EINVAL when the type
+   * does not fit, -ERANGE out of range after inverse scaling (decisions 2); else
+   * what the driver reads back (raw: `scale` it). A driver's throw rejects.
+   */
+  async write(value: Value): Promise<Sample> {
+    const driver = this.driver;
+    const kind = this.writeKind;
+    if (kind === 'none' || driver.applyDesired === undefined) return errorSample(Errno.EROFS);
+    const typed = coerce(value, kind);
+    if (typed === undefined) return errorSample(Errno.EINVAL);
+    if (typeof typed === 'boolean') return await driver.applyDesired(typed);
+    const raw = valueToRaw(typed, this.gain, this.offset, driver.rawRange);
+    return raw.ok ? await driver.applyDesired(raw.raw) : errorSample(raw.errno);
   }
 
   /** Stops reporting (a late async sample is discarded) and closes the driver. */

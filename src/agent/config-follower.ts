@@ -1,107 +1,129 @@
 /**
- * When the agent reads its configuration (the start-up read, and the
- * configuration that follows the service): at start, then every `periodMs`
- * (each wait drawn from [0.75, 1] x the period, so a fleet does not ask in step
- * and a change is seen within one period), when the hub reconnects and when the
- * service refuses a batch (`nudge`). A read that fails is retried with the
- * agent's backoff until one succeeds; then the periodic refresh resumes. Calls
+ * Where the channel configuration comes from and when it is read
+ * (docs/agent.md, "Configuration"): the service's `channels/list`, validated with
+ * `parseChannelList`, and the last good copy in the store so that the device
+ * boots and samples offline. An unchanged body (compared by a hash of its text)
+ * is not applied again, so the channels' transmit state survives a no-op reload,
+ * and not written to the store again (flash).
+ *
+ * It is read at start, then every `periodMs` (each wait drawn from [0.75, 1] x
+ * the period, so a fleet does not ask in step and a change is seen within one
+ * period), when the hub reconnects and when the service refuses a batch. A read
+ * that fails is retried with the agent's backoff until one succeeds (the first
+ * failure is a warning, each retry a debug line); then the periodic refresh resumes. Calls
  * while a read is under way join it. One timer, on the injected clock.
  */
+import type { ChannelConfig } from '../config/model.js';
+import { parseChannelList } from '../config/parse.js';
 import { toAgentError } from '../errors.js';
-import type { Clock, Logger, TimerHandle } from '../ports.js';
+import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
+import type { ServiceClient } from '../service/client.js';
+import { hashText } from './channel-set.js';
 
-export interface ConfigFollowerOptions {
+export interface FollowerContext {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly retry: RetryPolicy;
+  readonly client: ServiceClient;
+  readonly store: KeyValueStore;
   /** Refresh period, ms; 0 turns the periodic refresh off. */
-  periodMs: number;
+  readonly periodMs: number;
   /** Uniform random in [0, 1) for the jitter. */
-  random: () => number;
+  readonly random: () => number;
+  /** Runs a configuration that differs from the one in use. */
+  readonly apply: (config: ChannelConfig) => void;
+  /** After every successful read (device and properties follow it). */
+  readonly loaded: () => Promise<void>;
 }
 
+const storeKey = 'agent/channels';
+
 export class ConfigFollower {
-  private timer: TimerHandle | undefined;
-  private attempt = 0;
-  private reading: Promise<void> | undefined;
-  private running = false;
+  #timer: TimerHandle | undefined;
+  /** Failed reads in a row. */
+  #failures = 0;
+  #reading: Promise<void> | undefined;
+  #running = false;
+  /** Hash of the configuration text in use (a number, not the text). */
+  #hash: number | undefined;
+  readonly #c: FollowerContext;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly retry: RetryPolicy,
-    private readonly options: ConfigFollowerOptions,
-    /** Reads and applies the configuration; rejects when it cannot be read. */
-    private readonly load: () => Promise<void>,
-  ) {
-    if (!(options.periodMs >= 0)) throw new RangeError('configRefreshMs: expected a number >= 0');
+  constructor(context: FollowerContext) {
+    if (!(context.periodMs >= 0)) throw new RangeError('configRefreshMs: expected >= 0');
+    this.#c = context;
   }
 
-  /** Starts following; resolves after the first read attempt (a failure is retried, not thrown). */
-  async start(): Promise<void> {
-    this.running = true;
+  /** Runs the cached configuration (if any), then reads the service's; resolves after the first attempt. */
+  start(): Promise<void> {
+    this.#running = true;
     try {
-      await this.read();
+      const text = this.#c.store.get(storeKey);
+      if (text !== undefined) {
+        this.#use(text, parseChannelList(JSON.parse(text) as unknown));
+        this.#c.logger.log('info', 'starting from the cached configuration');
+      }
     } catch (e) {
-      this.logger.log('warn', 'configuration not read; retrying', { reason: toAgentError(e).message });
-      this.scheduleRetry();
+      // A corrupt copy is ignored: the service's is read as usual.
+      this.#c.logger.log('warn', 'cached configuration unreadable', { key: storeKey, reason: toAgentError(e).message });
     }
+    return this.nudge('start');
   }
 
-  /** Reads now (joins a read under way). Rejects like `load`; the caller decides what a failure means. */
+  /** Reads now (joins a read under way). Rejects when `channels/list` cannot be read or parsed. */
   read(): Promise<void> {
-    if (this.reading === undefined) {
-      this.reading = this.readOnce().finally(() => {
-        this.reading = undefined;
-      });
-    }
-    return this.reading;
+    return (this.#reading ??= this.#load().finally(() => (this.#reading = undefined)));
   }
 
-  /** Reads now because something suggests a change (hub reconnect); a failure is logged and retried. */
-  nudge(why: string): void {
-    if (!this.running) return;
-    this.read().catch((e: unknown) => {
-      this.logger.log('warn', `configuration not read (${why}); retrying`, { reason: toAgentError(e).message });
-      this.scheduleRetry();
+  /** Reads because something suggests a change; a failure is retried with backoff, not thrown. */
+  nudge(why: string): Promise<void> {
+    if (!this.#running) return Promise.resolve();
+    return this.read().catch((e: unknown) => {
+      // The first failure is a warning; each retry that fails again only a debug line.
+      const level = this.#failures++ === 0 ? 'warn' : 'debug';
+      this.#c.logger.log(level, `config: not read (${why})`, { reason: toAgentError(e).message });
+      this.#arm(this.#c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
     });
   }
 
   stop(): void {
-    this.running = false;
-    this.clearTimer();
+    this.#running = false;
+    this.#arm(-1, '');
   }
 
-  private async readOnce(): Promise<void> {
-    await this.load();
-    this.attempt = 0;
-    if (this.running) this.scheduleRefresh();
+  async #load(): Promise<void> {
+    const c = this.#c;
+    const body = await c.client.channelsList();
+    const config = parseChannelList(body);
+    const text = JSON.stringify(body);
+    this.#failures = 0;
+    if (!this.#running) return;
+    if (hashText(text) !== this.#hash) {
+      try {
+        c.store.set(storeKey, text);
+      } catch (e) {
+        c.logger.log('warn', 'config: not cached', { reason: toAgentError(e).message });
+      }
+      this.#use(text, config);
+    }
+    const periodMs = c.periodMs;
+    if (periodMs > 0) this.#arm(Math.floor(periodMs * (0.75 + 0.25 * c.random())), 'refresh');
+    await c.loaded();
   }
 
-  private scheduleRefresh(): void {
-    this.clearTimer();
-    if (this.options.periodMs === 0) return;
-    const delayMs = Math.floor(this.options.periodMs * (0.75 + 0.25 * this.options.random()));
-    this.timer = this.clock.setTimer(() => {
-      this.timer = undefined;
-      this.nudge('periodic refresh');
+  #use(text: string, config: ChannelConfig): void {
+    this.#hash = hashText(text);
+    this.#c.apply(config);
+  }
+
+  /** Replaces the one timer: a nudge `why` after `delayMs`; a negative delay only clears it. */
+  #arm(delayMs: number, why: string): void {
+    if (this.#timer !== undefined) this.#c.clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+    if (delayMs < 0 || !this.#running) return;
+    this.#timer = this.#c.clock.setTimer(() => {
+      this.#timer = undefined;
+      void this.nudge(why);
     }, delayMs);
-  }
-
-  private scheduleRetry(): void {
-    if (!this.running) return;
-    this.clearTimer();
-    this.attempt++;
-    const delayMs = this.retry.nextDelayMs(this.attempt) ?? 60000;
-    this.timer = this.clock.setTimer(() => {
-      this.timer = undefined;
-      this.read().catch((e: unknown) => {
-        this.logger.log('debug', 'configuration still not read', { reason: toAgentError(e).message });
-        this.scheduleRetry();
-      });
-    }, delayMs);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
   }
 }

@@ -1,8 +1,13 @@
 /**
  * The narrow interface between the real-time hub connection (src/signalr) and
  * the agent: desired states in, properties in. Implemented by the agent
- * (src/agent), driven by the hub glue (decisions.md section 5).
+ * (src/agent), driven by the hub glue (decisions.md section 5). Also the reader
+ * of the answer of `states/read/last?channels=*.desired` (spec 4.6, 2.6) for the
+ * resync after every hub (re)connect: names arrive as `<product_uid>:<key>.desired`;
+ * records without a value or with a bad shape are skipped and counted.
  */
+import { asArray, isObject } from '../reader.js';
+import { StateSide } from '../wire.js';
 import type { Value } from './driver.js';
 
 /** One `.desired` record addressed to this device. */
@@ -34,4 +39,23 @@ export interface DesiredStateSink {
    * the configuration may have changed meanwhile. Never throws.
    */
   hubReconnected?(): void;
+}
+
+/** The `.desired` records of a `states/read/last` answer, oldest first, and how many were skipped. */
+export function parseDesiredRecords(body: unknown): { records: DesiredRecord[]; skipped: number } {
+  const records: DesiredRecord[] = [];
+  let skipped = 0;
+  for (const raw of asArray(body, 'states/read/last')) {
+    const { channel, value, timestamp } = isObject(raw) ? raw : {};
+    const key =
+      typeof channel === 'string' && channel.endsWith(StateSide.desired)
+        ? channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length)
+        : '';
+    if (key === '' || !(typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number'))
+      skipped++;
+    else if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) skipped++;
+    else records.push({ key, value, timestampMs: Math.round(timestamp * 1000) });
+  }
+  records.sort((a, b) => a.timestampMs - b.timestampMs);
+  return { records, skipped };
 }

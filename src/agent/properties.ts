@@ -4,6 +4,10 @@
  * a `properties` Notify carries the changed ones, a SetProperties result the
  * whole set), cached in the store for offline boots, and announced to the
  * application through listeners (each wrapped: a throwing listener is logged).
+ *
+ * Kept only where an application reads them: a host plugs a Properties into
+ * `AgentOptions.properties` (the Node target does). The firmware does not: no code
+ * on a board reads properties, so it neither asks for them nor stores them.
  */
 import { isObject } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
@@ -17,93 +21,82 @@ export type PropertiesListener = (values: PropertyValues, changed: PropertyValue
 
 const storeKey = 'agent/properties';
 
-/** Validates a properties object from the wire; bad entries are skipped with a reason. */
+/** Validates a properties object from the wire; entries with a bad name or value are skipped (named). */
 export function parseProperties(body: unknown): { values: Record<string, Value>; skipped: string[] } {
-  if (!isObject(body)) throw new AgentError('wire.invalid', 'properties: expected an object');
+  if (!isObject(body)) throw new AgentError('wire.invalid', 'properties: not an object');
   const values: Record<string, Value> = {};
   const skipped: string[] = [];
   for (const [name, v] of Object.entries(body)) {
-    if (!PropertyNamePattern.test(name)) skipped.push(`${name}: bad name`);
-    else if (typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) {
-      values[name] = v;
-    } else skipped.push(`${name}: not a boolean, number or string`);
+    const ok = typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+    if (ok && PropertyNamePattern.test(name)) values[name] = v;
+    else skipped.push(name);
   }
   return { values, skipped };
 }
 
 export class Properties {
-  private current: Record<string, Value> = {};
-  private readonly listeners: PropertiesListener[] = [];
+  #current: Record<string, Value> = {};
+  readonly #listeners: PropertiesListener[] = [];
+  readonly #store: KeyValueStore;
+  readonly #logger: Logger;
 
-  constructor(
-    private readonly store: KeyValueStore,
-    private readonly logger: Logger,
-  ) {
+  constructor(store: KeyValueStore, logger: Logger) {
+    this.#store = store;
+    this.#logger = logger;
     try {
       const cached = store.get(storeKey);
-      if (cached === undefined) return;
-      this.current = parseProperties(JSON.parse(cached) as unknown).values;
+      if (cached !== undefined) this.#current = parseProperties(JSON.parse(cached) as unknown).values;
     } catch (e) {
-      this.logger.log('warn', 'cached properties unreadable; ignored', {
-        key: storeKey,
-        reason: e instanceof Error ? e.message : String(e),
-      });
+      logger.log('warn', 'cached properties unreadable', { key: storeKey, reason: toAgentError(e).message });
     }
   }
 
   get values(): PropertyValues {
-    return this.current;
+    return this.#current;
   }
 
   onChange(listener: PropertiesListener): void {
-    this.listeners.push(listener);
+    this.#listeners.push(listener);
   }
 
   /** Merges (or, with `replace`, replaces) and tells the listeners what changed. */
   update(values: PropertyValues, replace: boolean): void {
-    const next: Record<string, Value> = replace ? {} : { ...this.current };
+    const before = this.#current;
+    const next: Record<string, Value> = replace ? {} : { ...before };
     const changed: Record<string, Value> = {};
+    let count = 0;
     for (const [name, v] of Object.entries(values)) {
       next[name] = v;
-      if (this.current[name] !== v) changed[name] = v;
+      if (before[name] === v) continue;
+      changed[name] = v;
+      count++;
     }
-    const removed = replace && Object.keys(this.current).some((k) => !(k in next));
-    this.current = next;
+    // With `replace`, a property that is gone is a change too.
+    if (replace) for (const name in before) if (!(name in next)) count++;
+    this.#current = next;
     try {
-      this.store.set(storeKey, JSON.stringify(next));
+      this.#store.set(storeKey, JSON.stringify(next));
     } catch {
-      this.logger.log('warn', 'properties not cached (store refused them)');
+      this.#logger.log('warn', 'properties: not cached');
     }
-    if (Object.keys(changed).length === 0 && !removed) return;
-    for (const listener of this.listeners) {
+    if (count === 0) return;
+    for (const listener of this.#listeners) {
       try {
-        listener(this.current, changed);
+        listener(next, changed);
       } catch (e) {
-        this.logger.log('error', 'a properties listener threw', { reason: e instanceof Error ? e.message : String(e) });
+        this.#logger.log('error', 'properties: listener threw', { reason: toAgentError(e).message });
       }
     }
   }
-}
 
-/**
- * Reads `devices/get` (the device's uid and name) and `properties/get` (which
- * replaces the property set). Failures are logged, not thrown: the agent runs
- * on with what it has cached.
- */
-export async function readDeviceAndProperties(
-  client: ServiceClient,
-  properties: Properties,
-  logger: Logger,
-): Promise<{ uid: string; name: string } | undefined> {
-  try {
-    const device = await client.deviceGet();
-    const { values, skipped } = parseProperties(await client.propertiesGet());
-    if (skipped.length > 0) logger.log('warn', 'properties skipped', { skipped: skipped.join('; ') });
-    properties.update(values, true);
-    if (!isObject(device) || typeof device['uid'] !== 'string') return undefined;
-    return { uid: device['uid'], name: typeof device['name'] === 'string' ? device['name'] : '' };
-  } catch (e) {
-    logger.log('warn', 'device or properties not read', { reason: toAgentError(e).message });
-    return undefined;
+  /** Reads `properties/get`, which replaces the set. A failure is logged: the cached set stays. */
+  async read(client: ServiceClient): Promise<void> {
+    try {
+      const { values, skipped } = parseProperties(await client.propertiesGet());
+      if (skipped.length > 0) this.#logger.log('warn', 'properties: skipped', { names: skipped.join() });
+      this.update(values, true);
+    } catch (e) {
+      this.#logger.log('warn', 'properties: not read', { reason: toAgentError(e).message });
+    }
   }
 }

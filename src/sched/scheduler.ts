@@ -20,82 +20,68 @@ export interface ScanTask {
 }
 
 export class Scheduler {
-  private readonly tasks: ScanTask[] = [];
-  private timer: TimerHandle | undefined;
-  private timerDueMs = Infinity;
-  private running = false;
+  readonly #tasks: ScanTask[] = [];
+  readonly #clock: Clock;
+  #timer: TimerHandle | undefined;
+  #timerDueMs = Infinity;
+  #running = false;
   /** Scans skipped because the host woke up more than one interval late. */
   missedScans = 0;
-  /** Scans that threw (tasks are expected to handle their own errors). */
-  failedScans = 0;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
 
-  /** Adds a task whose first scan is `firstDelayMs` from now (default: at once); returns it. */
-  add<T extends ScanTask>(task: T, intervalMs: number, firstDelayMs = 0): T {
-    if (!(intervalMs > 0)) throw new RangeError(`scheduler: interval must be > 0, got ${intervalMs}`);
+  /** Adds a task whose first scan is due now. */
+  add(task: ScanTask, intervalMs: number): void {
+    if (!(intervalMs > 0)) throw new RangeError(`scheduler: interval ${intervalMs}`);
     task.intervalMs = intervalMs;
-    task.dueMs = this.clock.monotonicMs() + firstDelayMs;
-    this.tasks.push(task);
-    if (this.running) this.arm();
-    return task;
+    task.dueMs = this.#clock.monotonicMs();
+    this.#tasks.push(task);
+    this.#arm();
   }
 
   remove(task: ScanTask): void {
-    const i = this.tasks.indexOf(task);
-    if (i >= 0) this.tasks.splice(i, 1);
-    if (this.running) this.arm();
-  }
-
-  /** Removes every task. */
-  clear(): void {
-    this.tasks.length = 0;
-    this.disarm();
-  }
-
-  get size(): number {
-    return this.tasks.length;
+    const i = this.#tasks.indexOf(task);
+    if (i >= 0) this.#tasks.splice(i, 1);
+    this.#arm();
   }
 
   start(): void {
-    this.running = true;
-    this.arm();
+    this.#running = true;
+    this.#arm();
   }
 
   stop(): void {
-    this.running = false;
-    this.disarm();
+    this.#running = false;
+    this.#arm();
   }
 
-  private disarm(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
-    this.timerDueMs = Infinity;
-  }
-
-  private arm(): void {
+  /** (Re)arms the one timer for the earliest deadline; disarms it when stopped or idle. */
+  #arm(): void {
     let earliest = Infinity;
-    for (let i = 0; i < this.tasks.length; i++) {
-      const due = this.tasks[i]!.dueMs;
-      if (due < earliest) earliest = due;
-    }
-    if (earliest === this.timerDueMs && this.timer !== undefined) return;
-    this.disarm();
+    const tasks = this.#tasks;
+    // An indexed loop: for-of would allocate an iterator per wake-up.
+    for (let i = 0; this.#running && i < tasks.length; i++) if (tasks[i]!.dueMs < earliest) earliest = tasks[i]!.dueMs;
+    if (earliest === this.#timerDueMs && this.#timer !== undefined) return;
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+    this.#timerDueMs = earliest;
     if (earliest === Infinity) return;
-    this.timerDueMs = earliest;
-    this.timer = this.clock.setTimer(this.wake, Math.max(0, earliest - this.clock.monotonicMs()));
+    this.#timer = this.#clock.setTimer(this.#wake, Math.max(0, earliest - this.#clock.monotonicMs()));
   }
 
   /** Bound once: the timer callback must not allocate a closure per wake-up. */
-  private readonly wake = (): void => {
-    this.timer = undefined;
-    this.timerDueMs = Infinity;
-    if (!this.running) return;
-    const now = this.clock.monotonicMs();
+  readonly #wake = (): void => {
+    this.#timer = undefined;
+    this.#timerDueMs = Infinity;
+    if (!this.#running) return;
+    const now = this.#clock.monotonicMs();
     // Iterate over a stable length: a task may add or remove tasks (config reload).
-    const count = this.tasks.length;
-    for (let i = 0; i < count && i < this.tasks.length; i++) {
-      const task = this.tasks[i]!;
+    const tasks = this.#tasks;
+    const count = tasks.length;
+    for (let i = 0; i < count && i < tasks.length; i++) {
+      const task = tasks[i]!;
       if (task.dueMs > now) continue;
       task.dueMs += task.intervalMs;
       if (task.dueMs <= now) {
@@ -106,9 +92,9 @@ export class Scheduler {
       try {
         task.scan(now);
       } catch {
-        this.failedScans++; // a task's bug must not stop the other channels
+        // a task's bug must not stop the other channels (tasks handle their own errors)
       }
     }
-    if (this.running) this.arm();
+    this.#arm();
   };
 }

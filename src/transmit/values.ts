@@ -39,11 +39,24 @@ export function copyLocation(target: Location, source: Location): Location {
   return target;
 }
 
+/**
+ * Rule 5: |value - last| >= minimalChange for numbers; for Locations the distance
+ * between the lat/lon pairs in metres (or lat/lon appearing or disappearing);
+ * any change for other values.
+ */
+export function deltaReached(value: SampleValue, last: SampleValue, minimalChange: number): boolean {
+  if (typeof value === 'number' && typeof last === 'number') return Math.abs(value - last) >= minimalChange;
+  if (!isLocation(value) || !isLocation(last)) return !sameValue(value, last);
+  const a = value.lat !== undefined && value.lon !== undefined;
+  if (a !== (last.lat !== undefined && last.lon !== undefined)) return true;
+  return a && distanceMeters(last.lat!, last.lon!, value.lat!, value.lon!) >= minimalChange;
+}
+
 const earthRadiusM = 6371008.8;
 const radPerDeg = Math.PI / 180;
 
 /** Metres between two positions given in decimal degrees. */
-export function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const dLat = (lat2 - lat1) * radPerDeg;
   const dLon = (lon2 - lon1) * radPerDeg;
   const s1 = Math.sin(dLat / 2);

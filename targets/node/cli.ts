@@ -65,7 +65,7 @@ export async function runAgentCli(argv: readonly string[], cli: AgentCli): Promi
       '--token on the command line is visible to other users (ps, npm banner); use DDS_TOKEN or --token-file',
     );
   }
-  agent.onProperties((_all, changed) => logger.log('info', 'properties changed', changed));
+  runtime.properties.onChange((_all, changed) => logger.log('info', 'properties changed', changed));
   runtime.custom.onDesired((key, value) => logger.log('info', 'custom channel set by a desired value', { key, value }));
   const status = setInterval(() => {
     const c = agent.counters;

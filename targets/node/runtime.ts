@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentOptions } from '../../src/agent/agent-options.js';
+import { Properties } from '../../src/agent/properties.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
@@ -39,6 +40,8 @@ export interface NodeAgentOverrides {
 
 export interface NodeAgentRuntime {
   agent: Agent;
+  /** The device's properties (read at start, updated from the hub, cached in the store). */
+  properties: Properties;
   custom: CustomChannels;
   /** What the plug gave (empty without one). */
   hardware: Hardware;
@@ -100,6 +103,7 @@ export async function startNodeAgent(
   const providers = buildProviders({ options, clock, logger, custom, hardware });
   const http = overrides.http ?? new FetchHttp({ tls });
   const refreshMs = configRefreshMs(options);
+  const properties = new Properties(store, logger);
   const agent = new Agent({
     clock,
     http,
@@ -107,12 +111,13 @@ export async function startNodeAgent(
     logger,
     service: { baseUrl: options.service, device: options.device, token: options.token },
     providers,
+    properties,
     ...(refreshMs === undefined ? {} : { configRefreshMs: refreshMs }),
     ...overrides.agent,
   });
   await agent.start();
   if (overrides.hub === false || options.values['no-hub'] !== undefined) {
-    return { agent, custom, hardware, logger, hub: undefined, stop: () => agent.stop() };
+    return { agent, properties, custom, hardware, logger, hub: undefined, stop: () => agent.stop() };
   }
   // The hub glue, shared with the Moddable target (src/signalr/agent-hub.ts).
   const { hub, stop: stopHub } = startAgentHub({
@@ -130,5 +135,5 @@ export async function startNodeAgent(
     stopHub();
     agent.stop();
   };
-  return { agent, custom, hardware, logger, hub, stop };
+  return { agent, properties, custom, hardware, logger, hub, stop };
 }

@@ -40,7 +40,7 @@ async function modulesLoadedBy(entry: string, args: string[]): Promise<string[]>
     await new Promise<void>((done, fail) => {
       const seen = (chunk: Buffer): void => {
         output += chunk.toString();
-        if (output.includes('configuration not read')) done();
+        if (output.includes('config: not read')) done();
       };
       child.stdout.on('data', seen);
       child.stderr.on('data', seen);

@@ -112,17 +112,15 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
       }
       assert.match(log.find('warn', 'hub: waiting')[0]?.fields?.['reason'] as string, reason);
       // HTTP: the configuration read fails with the same reason and is retried every second of fake time.
-      const first = log.find('warn', 'configuration not read; retrying')[0]?.fields?.['reason'] as string;
+      const first = log.find('warn', 'config: not read')[0]?.fields?.['reason'] as string;
       assert.ok(first.startsWith(`TLS check failed for ${host}`), first);
       assert.match(first, reason);
-      const retries = (): number => log.find('debug', 'configuration still not read').length;
+      const retries = (): number => log.find('debug', 'config: not read (retry)').length;
       for (let n = 1; n <= 3; n++) {
         clock.advance(1000);
         await until(() => retries() >= n);
       }
-      assert.ok(
-        log.find('debug', 'configuration still not read').every((l) => reason.test(String(l.fields?.['reason']))),
-      );
+      assert.ok(log.find('debug', 'config: not read (retry)').every((l) => reason.test(String(l.fields?.['reason']))));
       assert.equal(run.agent.counters.sent, 0);
       // The WebSocket adapter gives the same reason for a wss:// address.
       const closed = await new Promise<string>((resolve) => {

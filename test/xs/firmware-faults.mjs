@@ -229,7 +229,7 @@ export const provisioning = [
           run.logs.join('\n'),
         );
         assert.ok(
-          run.logs.some((l) => /configuration not read; retrying/.test(l)),
+          run.logs.some((l) => /config: not read/.test(l)),
           run.logs.join('\n'),
         );
         assert.ok(!run.logs.some((l) => l.includes('device-token-demo-001')), 'the token is never logged');

@@ -183,7 +183,7 @@ export const scenarios = [
             `no warning for ${feature}; log:\n${run.logs.join('\n')}`,
           );
         assert.ok(
-          run.logs.some((l) => l.includes('no provider for this channel type') && l.includes('modbus')),
+          run.logs.some((l) => l.includes('channel rejected') && l.includes('no provider for modbus')),
           `modbus channels not reported unsupported; log:\n${run.logs.join('\n')}`,
         );
         assertHealthy(run);

@@ -1,5 +1,8 @@
 /** The agent end to end on fakes: configuration, sampling, transmit events, reporting, batching. */
+import { Properties } from '../../../src/agent/properties.js';
 import { Errno } from '../../../src/errno.js';
+import { FakeLogger } from '../../fakes/fake-logger.js';
+import { FakeStore } from '../../fakes/fake-store.js';
 import { assert } from '../../support/assert.js';
 import { ch, wireSeconds, world } from './harness.js';
 
@@ -71,7 +74,10 @@ describe('agent: configuration and reporting', () => {
     );
     assert.ok(w.http.statesOf('ok.reported').length >= 10);
     assert.equal(w.logger.find('error', 'channel rejected').length, 2);
-    assert.equal(w.logger.find('warn', 'no provider').length, 1);
+    assert.deepEqual(
+      w.logger.find('warn', 'channel rejected').map((l) => l.fields?.['reason']),
+      ['no provider for location'],
+    );
     w.agent.stop();
   });
 
@@ -130,20 +136,40 @@ describe('agent: configuration and reporting', () => {
   });
 
   it('keeps and merges properties, telling the application', async () => {
-    const w = world({ channels: [] });
+    const store = new FakeStore();
+    const properties = new Properties(store, new FakeLogger());
+    const w = world({ channels: [], store, agent: { properties } });
     w.http.properties = { 'report-mode': 'normal', 'sample-rate': 1 };
     const seen: unknown[] = [];
-    w.agent.onProperties((_all, changed) => seen.push(changed));
+    properties.onChange((_all, changed) => seen.push(changed));
     await w.agent.start();
     w.agent.updateProperties({ 'sample-rate': 5 }, false);
-    assert.deepEqual(w.agent.properties, { 'report-mode': 'normal', 'sample-rate': 5 });
+    assert.deepEqual(properties.values, { 'report-mode': 'normal', 'sample-rate': 5 });
     w.agent.updateProperties({ 'led-enabled': true }, true);
-    assert.deepEqual(w.agent.properties, { 'led-enabled': true });
+    assert.deepEqual(properties.values, { 'led-enabled': true });
+    assert.deepEqual(
+      new Properties(store, new FakeLogger()).values,
+      { 'led-enabled': true },
+      'cached for the next boot',
+    );
     assert.deepEqual(seen, [
       { 'report-mode': 'normal', 'sample-rate': 1 },
       { 'sample-rate': 5 },
       { 'led-enabled': true },
     ]);
+    w.agent.stop();
+  });
+});
+
+describe('agent: without a property set (the firmware)', () => {
+  it('reads its device uid but neither asks for properties nor keeps them', async () => {
+    const w = world({ channels: [] });
+    await w.agent.start();
+    w.agent.updateProperties({ 'sample-rate': 5 }, false);
+    assert.ok(w.http.requests.some((r) => r.url.includes('/devices/get')));
+    assert.equal(w.http.requests.filter((r) => r.url.includes('/properties/get')).length, 0);
+    assert.deepEqual(w.agent.device, { uid: 'dev-uid' });
+    assert.deepEqual(w.store.keys('agent/properties'), []);
     w.agent.stop();
   });
 });
@@ -154,7 +180,7 @@ describe('agent: first boot without the service', () => {
     w.http.offline = true;
     await w.agent.start();
     assert.deepEqual(w.agent.channelKeys, []);
-    assert.equal(w.logger.find('warn', 'configuration not read').length, 1);
+    assert.equal(w.logger.find('warn', 'config: not read').length, 1, 'the first failure only');
     await w.clock.advanceAsync(2500); // retries at +1000 and +2000 (fixedRetry) fail
     w.http.offline = false;
     await w.clock.advanceAsync(3000); // the next retry (+3000) succeeds

@@ -24,7 +24,7 @@ class CountingProvider implements ChannelDriverProvider {
   }
 }
 
-function world(): { set: ChannelSet; provider: CountingProvider; scheduler: Scheduler; reported: string[] } {
+function world(): { set: ChannelSet; provider: CountingProvider; clock: FakeClock; reported: string[] } {
   const clock = new FakeClock();
   const counters = createCounters();
   const reporter = new Reporter(
@@ -36,8 +36,11 @@ function world(): { set: ChannelSet; provider: CountingProvider; scheduler: Sche
   const scheduler = new Scheduler(clock);
   const reported: string[] = [];
   const sink = { reportSample: (slot: { key: string }) => reported.push(slot.key) };
-  const set = new ChannelSet([provider], scheduler, sink, reporter, clock, new FakeLogger(), counters);
-  return { set, provider, scheduler, reported };
+  const options = { providers: [provider], clock, logger: new FakeLogger() };
+  const set = new ChannelSet(options, scheduler, sink, reporter, new WallTime(clock), counters);
+
+  scheduler.start();
+  return { set, provider, clock, reported };
 }
 
 const bus = (baudRate: number): unknown => ({ uid: 'b', key: 'rs485', name: 'RS-485', type: 'modbus', baudRate });
@@ -67,7 +70,10 @@ describe('channel set: reload diff', () => {
     w.set.apply(config(19200, [{ ...door, pin: 5 }]));
     assert.deepEqual([...w.provider.closed].sort(), ['door', 'meter', 'meter'], 'removed and changed channels stop');
     assert.deepEqual([...w.set.slots.keys()], ['door']);
-    assert.equal(w.scheduler.size, 1, 'one scheduler entry per running channel, no more');
+    w.clock.advance(0);
+    w.reported.length = 0;
+    w.clock.advance(1000); // the default scan interval; no transmit events: every scan reports
+    assert.deepEqual(w.reported, ['door'], 'one scheduler entry per running channel, no more');
   });
 
   it('knows configured keys (running or rejected) and keys configured before only', () => {

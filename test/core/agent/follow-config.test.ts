@@ -138,7 +138,7 @@ describe('agent: the configuration follows the service', () => {
     w.http.offline = true;
     w.agent.hubReconnected();
     await w.clock.advanceAsync(0);
-    assert.equal(w.logger.find('warn', 'after the hub reconnected').length, 1);
+    assert.equal(w.logger.find('warn', 'config: not read (hub reconnected)').length, 1);
     w.http.offline = false;
     w.http.channels = list(door);
     await w.clock.advanceAsync(1000); // retried with the agent's backoff

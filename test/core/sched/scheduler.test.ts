@@ -54,22 +54,26 @@ describe('scheduler', () => {
     assert.ok(s.missedScans >= 4, `missed ${s.missedScans}`);
   });
 
-  it('stops, removes and clears', () => {
+  it('stops and removes', () => {
     const clock = new FakeClock();
     const s = new Scheduler(clock);
     const a = new Recorder(clock);
-    const entry = s.add(a, 100);
+    s.add(a, 100);
     s.start();
     clock.advance(100);
-    s.remove(entry);
+    s.remove(a);
     clock.advance(500);
     assert.deepEqual(a.at, [0, 100]);
     assert.equal(clock.pending, 0);
-    s.add(a, 100, 50);
+    s.add(a, 100);
     clock.advance(50);
     s.stop();
+    assert.equal(clock.pending, 0, 'stop disarms the timer');
     clock.advance(500);
-    assert.deepEqual(a.at, [0, 100, 650]);
+    assert.deepEqual(a.at, [0, 100, 600]);
+    s.start();
+    clock.advance(0);
+    assert.deepEqual(a.at, [0, 100, 600, 1150], 'a restart scans the overdue task once, at once');
   });
 
   it('refuses a non-positive interval', () => {

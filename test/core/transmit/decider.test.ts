@@ -126,14 +126,6 @@ const tables: Record<string, Row[]> = {
 describe('transmit events (decisions 3), rules 1 to 4', () => {
   runTables(tables);
 
-  it('reset() makes the next sample report again (rule 1 after a configuration change)', () => {
-    const decider = new TransmitDecider([change]);
-    assert.equal(decider.decide({ ok: true, value: 1 }, 0), true);
-    assert.equal(decider.decide({ ok: true, value: 1 }, 1), false);
-    decider.reset();
-    assert.equal(decider.decide({ ok: true, value: 1 }, 2), true);
-  });
-
   it('keeps its own copy of a reported Location (drivers reuse objects)', () => {
     const decider = new TransmitDecider([change]);
     const reused: Location = { lat: 1, lon: 1 };
