@@ -86,7 +86,7 @@ export class ModdablePins implements Pins {
           : new Analog({ pin });
       return output ? new OutputPin(io as Io) : new Pin(io as Io);
     } catch (e) {
-      throw new AgentError('pin.unavailable', `pins: cannot open pin ${pin}`, { cause: e });
+      throw new AgentError('pin.unavailable', 'cannot open', { cause: e });
     }
   }
 
