@@ -13,47 +13,47 @@ export const Redacted = '[redacted]';
 const minSecretLength = 6;
 
 export class RedactingLogger implements Logger {
-  private secrets: string[] = [];
+  #secrets: string[] = [];
+  readonly #inner: Logger;
 
-  constructor(private readonly inner: Logger) {}
+  constructor(inner: Logger) {
+    this.#inner = inner;
+  }
 
   /** Registers a secret (and its URL-encoded form); empty or short values are ignored. */
   addSecret(secret: string | undefined): void {
     if (secret === undefined || secret.length < minSecretLength) return;
     for (const form of [secret, encodeURIComponent(secret)]) {
-      if (!this.secrets.includes(form)) this.secrets.push(form);
+      if (!this.#secrets.includes(form)) this.#secrets.push(form);
     }
     // Longest first, so a secret that contains another is replaced whole.
-    this.secrets.sort((a, b) => b.length - a.length);
+    this.#secrets.sort((a, b) => b.length - a.length);
   }
 
   /** Forgets a secret (e.g. a used connection token). */
   removeSecret(secret: string): void {
     const encoded = encodeURIComponent(secret);
-    this.secrets = this.secrets.filter((s) => s !== secret && s !== encoded);
+    this.#secrets = this.#secrets.filter((s) => s !== secret && s !== encoded);
   }
 
   /** `text` with every registered secret replaced. */
   redact(text: string): string {
     let out = text;
-    for (const secret of this.secrets) {
+    for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(Redacted);
     }
     return out;
   }
 
   log(level: LogLevel, message: string, fields?: LogFields): void {
-    let safeFields: LogFields | undefined = fields;
-    if (fields !== undefined && this.secrets.length > 0) {
-      const copy: Record<string, string | number | boolean | undefined> = {};
-      for (const name of Object.keys(fields)) {
-        const value = fields[name];
+    let safe = fields;
+    if (fields !== undefined && this.#secrets.length > 0) {
+      const copy: Record<string, LogFields[string]> = (safe = {});
+      for (const [name, value] of Object.entries(fields))
         copy[name] = typeof value === 'string' ? this.redact(value) : value;
-      }
-      safeFields = copy;
     }
     try {
-      this.inner.log(level, this.redact(message), safeFields);
+      this.#inner.log(level, this.redact(message), safe);
     } catch {
       // A logger must never throw into the agent.
     }

@@ -72,7 +72,7 @@ class PwmOutputDriver extends PinReader<PwmOutput> {
 
   applyDesired(value: Value): Sample {
     if (typeof value !== 'number' || !Number.isInteger(value)) return invalid;
-    if (value < 0 || value > 2 ** this.io.resolution - 1) return outOfRange;
+    if (value < 0 || value > this.rawRange.max) return outOfRange;
     this.io.write(value);
     return this.sample();
   }
@@ -93,12 +93,14 @@ export class PinChannelProvider implements ChannelDriverProvider {
   constructor(private readonly pins: Pins) {}
 
   create(channel: Channel): ChannelDriver {
-    if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel type: ${channel.type}`);
+    if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel: ${channel.type}`);
     try {
       return openers[channel.type](this.pins, channel.pin);
     } catch (e) {
-      const error = toAgentError(e);
-      throw new AgentError('pin.unavailable', `pin ${channel.pin}: ${error.message}`, { errno: Errno.EIO, cause: e });
+      throw new AgentError('pin.unavailable', `pins ${channel.pin}: ${toAgentError(e).message}`, {
+        errno: Errno.EIO,
+        cause: e,
+      });
     }
   }
 }

@@ -26,15 +26,15 @@ export interface BackoffOptions {
  * (AWS "Exponential Backoff and Jitter": full jitter spreads reconnect storms.)
  */
 export class FullJitterBackoff implements RetryPolicy {
-  private readonly baseMs: number;
-  private readonly capMs: number;
-  private readonly random: () => number;
+  readonly #baseMs: number;
+  readonly #capMs: number;
+  readonly #random: () => number;
 
   constructor(options: BackoffOptions = {}) {
-    this.baseMs = options.baseMs ?? 1000;
-    this.capMs = options.capMs ?? 60000;
-    this.random = options.random ?? Math.random;
-    if (!(this.baseMs > 0) || !(this.capMs >= this.baseMs)) {
+    this.#baseMs = options.baseMs ?? 1000;
+    this.#capMs = options.capMs ?? 60000;
+    this.#random = options.random ?? Math.random;
+    if (!(this.#baseMs > 0) || !(this.#capMs >= this.#baseMs)) {
       throw new RangeError('backoff: need 0 < baseMs <= capMs');
     }
   }
@@ -42,10 +42,10 @@ export class FullJitterBackoff implements RetryPolicy {
   /** The upper bound of the window for `attempt` (before jitter). */
   windowMs(attempt: number): number {
     const exponent = Math.min(Math.max(attempt - 1, 0), 30);
-    return Math.min(this.capMs, this.baseMs * 2 ** exponent);
+    return Math.min(this.#capMs, this.#baseMs * 2 ** exponent);
   }
 
   nextDelayMs(attempt: number): number {
-    return Math.floor(this.random() * this.windowMs(attempt));
+    return Math.floor(this.#random() * this.windowMs(attempt));
   }
 }

@@ -7,7 +7,7 @@
  * response's `Date` header is offered to the wall time (decisions 4).
  */
 import { AgentError } from '../errors.js';
-import type { HttpResponse, HttpTransport } from '../ports.js';
+import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
 import { Paths, StateSide } from '../wire.js';
 import { isObject } from '../reader.js';
 
@@ -23,7 +23,8 @@ export interface ServiceAccess {
 export type Query = ReadonlyArray<readonly [string, string]>;
 
 export class ServiceClient {
-  private readonly base: string;
+  readonly #http: HttpTransport;
+  readonly #base: string;
   /** Called with every response's `Date` header (wall time learns from it). */
   onDate: ((header: string | undefined) => void) | undefined;
   /** Called after every 2xx answer: the service is reachable (the outbox retries at once). */
@@ -32,47 +33,48 @@ export class ServiceClient {
   requests = 0;
 
   constructor(
-    private readonly http: HttpTransport,
+    http: HttpTransport,
     readonly access: ServiceAccess,
   ) {
-    this.base = access.baseUrl.replace(/\/+$/, '');
+    this.#http = http;
+    this.#base = access.baseUrl.replace(/\/+$/, '');
   }
 
   /** GET `path?query`, answering the parsed JSON body. */
   async get(path: string, query: Query): Promise<unknown> {
     const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-    const response = await this.send('GET', `${this.base}${path}${search === '' ? '' : '?' + search}`, undefined);
+    const response = await this.#send('GET', path, search === '' ? '' : '?' + search);
     try {
       return JSON.parse(response.body) as unknown;
     } catch (e) {
-      throw new AgentError('wire.invalid', `${path}: response is not JSON`, { cause: e });
+      throw new AgentError('wire.invalid', `${path}: not JSON`, { cause: e });
     }
   }
 
   /** POST a JSON body already encoded (the outbox keeps records as JSON text). */
   async post(path: string, body: string): Promise<void> {
-    await this.send('POST', `${this.base}${path}`, body);
+    await this.#send('POST', path, '', body);
   }
 
   channelsList(): Promise<unknown> {
-    return this.ofDevice(Paths.channelsList);
+    return this.#ofDevice(Paths.channelsList);
   }
 
   deviceGet(): Promise<unknown> {
-    return this.ofDevice(Paths.devicesGet);
+    return this.#ofDevice(Paths.devicesGet);
   }
 
   propertiesGet(): Promise<unknown> {
-    return this.ofDevice(Paths.propertiesGet);
+    return this.#ofDevice(Paths.propertiesGet);
   }
 
   /** `states/read/last` of this device's `*.desired` channels (decisions 5). */
   desiredLast(): Promise<unknown> {
-    return this.ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]);
+    return this.#ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]);
   }
 
   /** GET of this device's `path` (`device=<key>` first in the query). */
-  private ofDevice(path: string, ...more: Query): Promise<unknown> {
+  #ofDevice(path: string, ...more: Query): Promise<unknown> {
     return this.get(path, [['device', this.access.device], ...more]);
   }
 
@@ -81,38 +83,36 @@ export class ServiceClient {
     return `{"device":${JSON.stringify(this.access.device)},`;
   }
 
-  private async send(method: 'GET' | 'POST', url: string, body: string | undefined): Promise<HttpResponse> {
+  async #send(method: 'GET' | 'POST', path: string, search: string, body?: string): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.access.token}`,
       accept: 'application/json',
     };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await this.http.request(
-      body === undefined ? { method, url, headers } : { method, url, headers, body },
-    );
+    const url = this.#base + path + search;
+    const request: HttpRequest = { method, url, headers };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      request.body = body;
+    }
+    const response = await this.#http.request(request);
     this.requests++;
     this.onDate?.(response.headers['date']);
-    if (response.status >= 200 && response.status < 300) {
+    const status = response.status;
+    if (status >= 200 && status < 300) {
       this.onSuccess?.();
       return response;
     }
-    const path = url.slice(this.base.length).split('?')[0] ?? url;
-    const detail = problemDetail(response.body);
-    const message = `${method} ${path}: ${response.status}${detail === '' ? '' : ' ' + detail}`;
-    const code = response.status === 401 || response.status === 403 ? 'auth' : 'http.status';
-    throw new AgentError(code, message, { status: response.status });
+    const code = status === 401 || status === 403 ? 'auth' : 'http.status';
+    throw new AgentError(code, `${method} ${path}: ${status}${problemDetail(response.body)}`, { status });
   }
 }
 
-/** `title: detail` of an RFC 9457 problem body, or '' (the body is untrusted). */
+/** ` <detail>` (else ` <title>`) of an RFC 9457 problem body, or '' (the body is untrusted). */
 function problemDetail(body: string): string {
   try {
     const o: unknown = JSON.parse(body);
-    if (!isObject(o)) return '';
-    return [o['title'], o['detail']]
-      .filter((s) => typeof s === 'string' && s !== '')
-      .join(': ')
-      .slice(0, 200);
+    const text = isObject(o) ? (o['detail'] ?? o['title']) : undefined;
+    return typeof text === 'string' && text !== '' ? ' ' + text.slice(0, 200) : '';
   } catch {
     return '';
   }

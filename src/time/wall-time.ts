@@ -7,39 +7,50 @@
  */
 import type { Clock } from '../ports.js';
 import { EarliestValidUnixMs } from '../wire.js';
-import { parseHttpDate } from './http-date.js';
 
-export type WallTimeSource = 'host' | 'http' | 'unknown';
+/**
+ * IMF-fixdate (RFC 9110 section 5.6.7, `Sun, 06 Nov 1994 08:49:37 GMT`), the one
+ * form the service sends. Read without `Date.parse`, whose handling of non-ISO
+ * text differs between engines (XS, V8).
+ */
+const imfFixdate = /^[A-Z][a-z]{2}, (\d\d) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
+const months = 'JanFebMarAprMayJunJulAugSepOctNovDec';
+
+/** Unix milliseconds of an HTTP date, or `undefined` when the text is not an IMF-fixdate. */
+export function parseHttpDate(text: string): number | undefined {
+  const m = imfFixdate.exec(text.trim());
+  if (m === null) return undefined;
+  const month = months.indexOf(m[2] ?? '');
+  const n = (i: number): number => Number(m[i]);
+  if (month % 3 !== 0 || n(1) < 1 || n(1) > 31 || n(4) > 23 || n(5) > 59 || n(6) > 60) return undefined;
+  return Date.UTC(n(3), month / 3, n(1), n(4), n(5), n(6));
+}
 
 export class WallTime {
+  readonly #clock: Clock;
   /** wall = monotonic + offset, learned from the service; undefined until learned. */
-  private offsetMs: number | undefined;
-  private readonly listeners: Array<() => void> = [];
-  private wasKnown = false;
+  #offsetMs: number | undefined;
+  readonly #listeners: Array<() => void> = [];
 
-  constructor(private readonly clock: Clock) {}
-
-  /** Where the time comes from now. The host clock wins once it is plausible. */
-  get source(): WallTimeSource {
-    if (this.clock.wallMs() >= EarliestValidUnixMs) return 'host';
-    return this.offsetMs === undefined ? 'unknown' : 'http';
+  constructor(clock: Clock) {
+    this.#clock = clock;
   }
 
+  /** Whether records can be stamped now: the host clock is plausible or a `Date` header was learned. */
   isKnown(): boolean {
-    return this.source !== 'unknown';
+    return this.#clock.wallMs() >= EarliestValidUnixMs || this.#offsetMs !== undefined;
   }
 
   /** Unix ms of the moment `monotonicMs`, or undefined while the time is unknown. */
   toWallMs(monotonicMs: number): number | undefined {
-    const hostWall = this.clock.wallMs();
-    if (hostWall >= EarliestValidUnixMs) return Math.round(hostWall - (this.clock.monotonicMs() - monotonicMs));
-    if (this.offsetMs === undefined) return undefined;
-    return Math.round(monotonicMs + this.offsetMs);
+    const hostWall = this.#clock.wallMs();
+    if (hostWall >= EarliestValidUnixMs) return Math.round(hostWall - (this.#clock.monotonicMs() - monotonicMs));
+    return this.#offsetMs === undefined ? undefined : Math.round(monotonicMs + this.#offsetMs);
   }
 
   /** Unix ms now, or undefined. */
   nowMs(): number | undefined {
-    return this.toWallMs(this.clock.monotonicMs());
+    return this.toWallMs(this.#clock.monotonicMs());
   }
 
   /**
@@ -48,27 +59,22 @@ export class WallTime {
    * is malformed or before 2020. The header has 1 s resolution; +500 ms centres it.
    */
   observeHttpDate(header: string | undefined): void {
-    if (header === undefined || this.clock.wallMs() >= EarliestValidUnixMs) {
-      this.notifyIfKnown();
-      return;
+    if (header !== undefined && this.#clock.wallMs() < EarliestValidUnixMs) {
+      const unixMs = parseHttpDate(header);
+      if (unixMs === undefined || unixMs < EarliestValidUnixMs) return;
+      this.#offsetMs = unixMs + 500 - this.#clock.monotonicMs();
     }
-    const unixMs = parseHttpDate(header);
-    if (unixMs === undefined || unixMs < EarliestValidUnixMs) return;
-    this.offsetMs = unixMs + 500 - this.clock.monotonicMs();
-    this.notifyIfKnown();
+    this.#notifyIfKnown();
   }
 
   /** Calls `listener` once the time becomes known (at once if it is). */
   onKnown(listener: () => void): void {
-    this.listeners.push(listener);
-    this.notifyIfKnown();
+    this.#listeners.push(listener);
+    this.#notifyIfKnown();
   }
 
-  private notifyIfKnown(): void {
-    if (!this.isKnown()) return;
-    if (this.wasKnown && this.listeners.length === 0) return;
-    this.wasKnown = true;
-    const pending = this.listeners.splice(0, this.listeners.length);
-    for (const listener of pending) listener();
+  #notifyIfKnown(): void {
+    if (this.#listeners.length === 0 || !this.isKnown()) return;
+    for (const listener of this.#listeners.splice(0)) listener();
   }
 }

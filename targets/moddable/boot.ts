@@ -2,8 +2,8 @@
  * The firmware's boot, shared by its composition roots (main.ts, main-pins.ts):
  * reads the board configuration (manifest `config`, overridden by `config`
  * preferences), builds the Moddable ports, sets the time, and starts the agent
- * core: pin channels through the board's ECMA-419 pins, custom values through
- * the application API, the features the root links (feature.ts: the GNSS
+ * core: pin channels through the board's ECMA-419 pins, custom channels that
+ * take desired values (no application code publishes on a board), the features the root links (feature.ts: the GNSS
  * receiver and the Modbus RS-485 line on the UARTs the board configuration
  * names), and the hub client (desired values, properties) over `websocket`.
  * CAN channels have no provider here: ECMA-419 has no CAN class and the SDK no
@@ -13,52 +13,47 @@ import config from 'mc/config';
 import Preference from 'preference';
 import { Agent } from '../../src/agent/agent.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
-import { CustomChannels } from '../../src/custom/provider.js';
-import { AgentError, toAgentError } from '../../src/errors.js';
+import { CustomChannelDrivers } from '../../src/custom/drivers.js';
+import { toAgentError } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
 import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
 import { missingFeatures, type LinkedFeatures } from './feature.js';
-import { buildPorts, type ModdablePorts } from './ports.js';
+import { buildPorts } from './ports.js';
 import { syncTime } from './time.js';
 
 export function boot(features?: LinkedFeatures): void {
-  let board;
+  let board: BoardConfig;
   try {
     board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
   } catch (e) {
-    // The token is never in the image on a board: provision it (and any other setting) into NVS.
-    trace(`agent: cannot start: ${e instanceof AgentError ? e.message : String(e)}\n`);
-    trace('agent: provision settings with Preference.set("config", name, value), then restart\n');
+    // The token is never in the image on a board: it (and any other setting) is provisioned into NVS.
+    trace(`agent: cannot start: ${toAgentError(e).message}; set it with Preference.set("config", name, value)\n`);
     return;
   }
   const ports = buildPorts(board);
-  ports.logger.log('info', 'agent booting', { service: board.serviceUrl, device: board.deviceKey });
-  // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
-  if (board.sntpHost !== undefined && Date.now() < EarliestValidUnixMs)
-    syncTime(board.sntpHost, ports.clock, ports.logger);
-  startAgent(board, ports, features);
-}
-
-function startAgent(board: BoardConfig, ports: ModdablePorts, features: LinkedFeatures | undefined): void {
+  const { clock, http } = ports;
   const logger = new RedactingLogger(ports.logger);
   logger.addSecret(board.token);
-  const custom = new CustomChannels(logger);
-  const providers: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), custom];
+  logger.log('info', 'agent booting', { service: board.serviceUrl, device: board.deviceKey });
+  // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
+  if (board.sntpHost !== undefined && Date.now() < EarliestValidUnixMs) syncTime(board.sntpHost, clock, logger);
+  // Custom channels take desired values only: this firmware has no application code to publish them.
+  const providers: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), new CustomChannelDrivers(logger)];
   if (features !== undefined) {
-    const featurePorts = { serial: features.serial(board, ports.clock), clock: ports.clock, logger };
+    const featurePorts = { serial: features.serial(board, clock), clock, logger };
     for (const feature of features.list) {
       const provider = feature.provider(board, featurePorts);
       if (provider !== undefined) providers.push(provider);
     }
   }
-  for (const name of missingFeatures(board, features?.list ?? []))
-    logger.log('warn', 'configured feature not in this firmware; its channels report -EOPNOTSUPP', { feature: name });
+  for (const feature of missingFeatures(board, features?.list ?? []))
+    logger.log('warn', 'boot: feature not in this firmware', { feature });
   const agent = new Agent({
-    clock: ports.clock,
-    http: ports.http,
+    clock,
+    http,
     store: ports.store,
     logger,
     service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
@@ -66,8 +61,6 @@ function startAgent(board: BoardConfig, ports: ModdablePorts, features: LinkedFe
     // Bounds that fit the preference store (store.ts): a batch per value, the outbox in NVS.
     batch: { maxBytes: board.batchBytes },
     outbox: { maxBytes: board.outboxBytes },
-    onReport: (key, sample) =>
-      logger.log('debug', 'reported', sample.ok ? { key, value: String(sample.value) } : { key, errno: sample.errno }),
   });
   agent
     .start()
@@ -77,11 +70,11 @@ function startAgent(board: BoardConfig, ports: ModdablePorts, features: LinkedFe
         agent,
         baseUrl: board.serviceUrl,
         token: board.token,
-        http: ports.http,
+        http,
         sockets: ports.webSockets,
-        clock: ports.clock,
+        clock,
         logger,
       });
     })
-    .catch((e: unknown) => logger.log('error', 'agent failed to start', { reason: toAgentError(e).message }));
+    .catch((e: unknown) => logger.log('error', 'agent: start failed', { reason: toAgentError(e).message }));
 }

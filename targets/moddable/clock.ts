@@ -14,10 +14,10 @@ interface ModdableTimer extends TimerHandle {
 }
 
 export class ModdableClock implements Clock {
-  private readonly ticks = new TickUnwrapper(Time.ticks);
+  readonly #ticks = new TickUnwrapper(Time.ticks);
 
   monotonicMs(): number {
-    return this.ticks.unwrap(Time.ticks);
+    return this.#ticks.unwrap(Time.ticks);
   }
 
   wallMs(): number {

@@ -2,11 +2,11 @@
  * The board configuration: the manifest's `config` (compiled into the firmware,
  * settable on the mcconfig command line as `name=value`), each entry overridable
  * at run time by a preference of the same name in domain `config` (names are at
- * most 15 characters: the ESP32 NVS limit). Validated with the core's field
- * readers; a bad entry stops the boot with a clear message.
+ * most 15 characters: the ESP32 NVS limit). Validated by one table; a bad entry
+ * stops the boot with `config.invalid` naming it: `board config: gnssRx:
+ * expected integer 0..63, got "x"`.
  */
 import { AgentError } from '../../src/errors.js';
-import { isObject, optEnum, optNumber, optString, reqString, type WireObject } from '../../src/reader.js';
 import type { LogLevel } from '../../src/ports.js';
 
 /** Domain of the override preferences. */
@@ -46,84 +46,91 @@ export interface BoardConfig {
   outboxBytes: number;
 }
 
-/** The text settings. */
-const TEXTS = ['serviceUrl', 'deviceKey', 'token', 'modbusBus', 'caCert', 'sntp', 'logLevel'] as const;
+/** The text settings, each any non-blank text unless this table says: [pattern, what it means]. */
+const TEXTS: Readonly<Record<string, readonly [RegExp, string]>> = {
+  serviceUrl: [/^https?:\/\/[^/\s]+(\/\S*)?$/, 'http(s)://host[:port][/path]'],
+  caCert: [/^[\w.-]+\.der$/, 'a DER resource name, e.g. dds-ca.der'],
+  logLevel: [/^(debug|info|warn|error)$/, 'debug|info|warn|error'],
+};
 
-/** The numeric settings (all integers): [min, max]. Given as strings (command line, preferences) too. */
-const NUMBERS = {
-  gnssPort: [0, Infinity],
-  gnssBaud: [300, Infinity],
-  gnssRx: [0, 63],
-  gnssTx: [0, 63],
-  modbusPort: [0, Infinity],
-  modbusRx: [0, 63],
-  modbusTx: [0, 63],
+/** The integer settings (given as strings on the command line and in preferences too): [min, max, default]. */
+const INTEGERS = {
+  gnssPort: [0, 99],
+  gnssBaud: [300, 8e6, 9600],
+  gnssRx: [0, 63, 16],
+  gnssTx: [0, 63, 17],
+  modbusPort: [0, 99],
+  modbusRx: [0, 63, 26],
+  modbusTx: [0, 63, 27],
   modbusDirPin: [0, 63],
-  pwmHz: [1, Infinity],
-  batchBytes: [256, 65536],
-  outboxBytes: [1024, Infinity],
-} as const;
+  pwmHz: [1, 1e8, 1000],
+  batchBytes: [256, 65536, 4096],
+  outboxBytes: [1024, 1e9, 12288],
+} as const satisfies Record<string, readonly [number, number, number?]>;
 
-const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+type Integer<K extends keyof typeof INTEGERS> = (typeof INTEGERS)[K] extends readonly [number, number, number]
+  ? number
+  : number | undefined;
 
 /** Merges `manifest` config with `override(name)` values and validates the result. */
 export function readBoardConfig(manifest: unknown, override: (name: string) => unknown): BoardConfig {
-  const base: WireObject = isObject(manifest) ? manifest : {};
-  const merged: Record<string, unknown> = {};
-  for (const name of [...TEXTS, ...Object.keys(NUMBERS)]) {
+  const base = (typeof manifest === 'object' && manifest !== null ? manifest : {}) as Record<string, unknown>;
+  const get = (name: string): unknown => {
     const value = override(name) ?? base[name];
-    const numeric = name in NUMBERS && typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value);
-    if (value !== undefined && value !== '') merged[name] = numeric ? Number(value) : value;
+    return value === '' || value === null ? undefined : value;
+  };
+  const fail = (name: string, expected: string, value: unknown): never => {
+    // A mistyped token is not echoed to the console.
+    const got = name === 'token' ? typeof value : JSON.stringify(value).slice(0, 40);
+    throw new AgentError('config.invalid', `board config: ${name}: expected ${expected}, got ${got}`);
+  };
+  function text(name: string): string | undefined {
+    const value = get(name);
+    const [pattern, expected] = TEXTS[name] ?? [/\S/, 'text'];
+    if (value !== undefined && (typeof value !== 'string' || !pattern.test(value))) fail(name, expected, value);
+    return value as string | undefined;
   }
-  function num(name: keyof typeof NUMBERS): number | undefined;
-  function num(name: keyof typeof NUMBERS, fallback: number): number;
-  function num(name: keyof typeof NUMBERS, fallback?: number): number | undefined {
-    const [min, max] = NUMBERS[name];
-    return optNumber(merged, name, { integer: true, min, max }) ?? fallback;
+  function required(name: 'serviceUrl' | 'deviceKey' | 'token'): string {
+    return text(name) ?? fail(name, 'a value', undefined);
   }
-  function text(name: (typeof TEXTS)[number], pattern: RegExp, expected: string): string | undefined {
-    const value = optString(merged, name);
-    if (value !== undefined && !pattern.test(value))
-      throw new AgentError('config.invalid', `${name}: expected ${expected}, got "${value}"`);
-    return value;
+  /** The integer `name`, its default when absent: `number` for the settings with one. */
+  function int<K extends keyof typeof INTEGERS>(name: K): Integer<K> {
+    const [min, max, fallback] = INTEGERS[name] as readonly [number, number, number?];
+    const raw = get(name);
+    if (raw === undefined) return fallback as Integer<K>;
+    const value = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      fail(name, `integer ${min}..${max}`, raw);
+    return value as Integer<K>;
   }
-  try {
-    const serviceUrl = text('serviceUrl', /^https?:\/\/[^/\s]+(\/\S*)?$/, 'http://host[:port] or https://...');
-    const caCert = text('caCert', /^[\w.-]+\.der$/, 'the name of a DER resource such as dds-ca.der');
-    const gnssPort = num('gnssPort');
-    const modbusPort = num('modbusPort');
-    return {
-      serviceUrl: (serviceUrl ?? reqString(merged, 'serviceUrl')).replace(/\/+$/, ''),
-      caCert,
-      deviceKey: reqString(merged, 'deviceKey'),
-      token: reqString(merged, 'token'),
-      gnss:
-        gnssPort === undefined
-          ? undefined
-          : {
-              port: gnssPort,
-              baudRate: num('gnssBaud', 9600),
-              pins: { receive: num('gnssRx', 16), transmit: num('gnssTx', 17) },
-            },
-      modbus:
-        modbusPort === undefined
-          ? undefined
-          : {
-              port: modbusPort,
-              pins: { receive: num('modbusRx', 26), transmit: num('modbusTx', 27) },
-              directionPin: num('modbusDirPin'),
-            },
-      modbusBus: optString(merged, 'modbusBus') ?? 'rs485',
-      sntpHost: optString(merged, 'sntp'),
-      logLevel: optEnum(merged, 'logLevel', LEVELS) ?? 'info',
-      pwmHz: num('pwmHz', 1000),
-      batchBytes: num('batchBytes', 4096),
-      outboxBytes: num('outboxBytes', 12288),
-    };
-  } catch (e) {
-    if (e instanceof AgentError && e.code === 'wire.invalid') {
-      throw new AgentError('config.invalid', `board configuration: ${e.message}`, { cause: e });
-    }
-    throw e;
-  }
+  const gnssPort = int('gnssPort');
+  const modbusPort = int('modbusPort');
+  return {
+    serviceUrl: required('serviceUrl').replace(/\/+$/, ''),
+    caCert: text('caCert'),
+    deviceKey: required('deviceKey'),
+    token: required('token'),
+    gnss:
+      gnssPort === undefined
+        ? undefined
+        : {
+            port: gnssPort,
+            baudRate: int('gnssBaud'),
+            pins: { receive: int('gnssRx'), transmit: int('gnssTx') },
+          },
+    modbus:
+      modbusPort === undefined
+        ? undefined
+        : {
+            port: modbusPort,
+            pins: { receive: int('modbusRx'), transmit: int('modbusTx') },
+            directionPin: int('modbusDirPin'),
+          },
+    modbusBus: text('modbusBus') ?? 'rs485',
+    sntpHost: text('sntp'),
+    logLevel: (text('logLevel') ?? 'info') as LogLevel,
+    pwmHz: int('pwmHz'),
+    batchBytes: int('batchBytes'),
+    outboxBytes: int('outboxBytes'),
+  };
 }

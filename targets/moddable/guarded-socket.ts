@@ -47,76 +47,68 @@ export function describe(e: unknown): string {
 }
 
 export class GuardedSocket {
-  private readonly inner: RealSocket;
-  private readonly onFault: (error: unknown) => void;
-  private handler: SocketCallback | undefined;
-  private state: 'open' | 'faulted' | 'closed' = 'open';
+  readonly #inner: RealSocket;
+  readonly #onFault: (error: unknown) => void;
+  #handler: SocketCallback | undefined;
+  #open = true;
 
   /** Throws what the real socket's constructor throws (bad host, no memory, bad TLS settings). */
   constructor(dictionary: Record<string, unknown>) {
-    const guard = dictionary.guard as GuardOptions | undefined;
-    if (guard === undefined) throw new Error('GuardedSocket needs a guard entry');
-    this.onFault = guard.onFault;
-    const Inner = guard.Inner ?? (Socket as unknown as SocketClass);
-    this.inner = new Inner(dictionary);
-    this.inner.callback = (message, value, extra) => this.deliver(message, value, extra);
+    const guard = dictionary.guard as GuardOptions;
+    this.#onFault = guard.onFault;
+    this.#inner = new (guard.Inner ?? (Socket as unknown as SocketClass))(dictionary);
+    this.#inner.callback = (message, value, extra) => this.#deliver(message, value, extra);
   }
 
   /** The module's callback (http and websocket assign it after construction). */
   set callback(handler: SocketCallback | undefined) {
-    this.handler = handler;
+    this.#handler = handler;
   }
 
   get callback(): SocketCallback | undefined {
-    return this.handler;
+    return this.#handler;
   }
 
   read(...args: unknown[]): unknown {
-    return this.inner.read(...args);
+    return this.#inner.read(...args);
   }
 
   /** Passes through: a throw here reaches the module, whose callback throws it on to the guard. */
   write(...args: unknown[]): unknown {
-    if (this.state !== 'open') throw new Error('write on closed socket');
-    return this.inner.write(...args);
+    if (!this.#open) throw new Error('write on closed socket');
+    return this.#inner.write(...args);
   }
 
   get(name: string): unknown {
-    return this.inner.get?.(name);
+    return this.#inner.get?.(name);
   }
 
+  /** Closes the real socket once; never throws ("close on closed socket": the peer or the SDK closed it first). */
   close(): void {
-    if (this.state === 'open') this.closeInner();
-    this.state = 'closed';
+    if (!this.#open) return;
+    this.#open = false;
+    try {
+      this.#inner.close();
+    } catch {
+      // already closed underneath
+    }
   }
 
-  private deliver(message: number, value: unknown, extra: unknown): unknown {
-    const handler = this.handler;
-    if (this.state !== 'open' || handler === undefined) return undefined;
+  #deliver(message: number, value: unknown, extra: unknown): unknown {
+    if (!this.#open || this.#handler === undefined) return undefined;
     try {
-      return handler(message, value, extra);
+      return this.#handler(message, value, extra);
     } catch (e) {
-      this.fault(e);
+      // A fault: closed first, then handed once to the adapter; nothing of it may escape to the socket.
+      if (this.#open) {
+        this.close();
+        try {
+          this.#onFault(e);
+        } catch {
+          // the adapter's handler settles a promise
+        }
+      }
       return undefined;
-    }
-  }
-
-  private fault(error: unknown): void {
-    if (this.state !== 'open') return;
-    this.state = 'faulted';
-    this.closeInner();
-    try {
-      this.onFault(error);
-    } catch {
-      // The adapter's handler settles a promise; nothing of it may escape to the socket.
-    }
-  }
-
-  private closeInner(): void {
-    try {
-      this.inner.close();
-    } catch {
-      // "close on closed socket": the peer or the SDK closed it first.
     }
   }
 }

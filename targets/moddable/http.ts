@@ -12,6 +12,7 @@
  * Content-Length would count characters, so the body is UTF-8 bytes with an
  * explicit Content-Length. It has no timeout, so a request that gets no
  * complete answer within `timeoutMs` is closed and rejected with `timeout`.
+ * An error's message is one line: `http <host>: <reason>`.
  */
 import { Request } from 'http';
 import SecureSocket from 'securesocket';
@@ -21,25 +22,41 @@ import { describe, GuardedSocket, type GuardOptions, type SocketClass } from './
 import { splitUrl } from './url.js';
 
 export class ModdableHttp implements HttpTransport {
-  constructor(
-    private readonly clock: Clock,
-    private readonly timeoutMs = 30_000,
-    /** SecureSocket's `secure` dictionary for https (ports.ts `secureOptions`). */
-    private readonly secure: Record<string, unknown> = { protocolVersion: 0x303 },
-  ) {}
+  readonly #clock: Clock;
+  readonly #timeoutMs: number;
+  /** SecureSocket's `secure` dictionary for https (ports.ts `secureOptions`). */
+  readonly #secure: Record<string, unknown>;
+
+  constructor(clock: Clock, timeoutMs: number, secure: Record<string, unknown>) {
+    this.#clock = clock;
+    this.#timeoutMs = timeoutMs;
+    this.#secure = secure;
+  }
 
   request(req: HttpRequest): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
-      let parts;
-      try {
-        parts = splitUrl(req.url);
-      } catch (e) {
-        reject(e);
-        return;
-      }
+      const parts = splitUrl(req.url);
       const headers: string[] = [];
       for (const name in req.headers) headers.push(name, req.headers[name] ?? '');
       if (parts.port !== (parts.secure ? 443 : 80)) headers.push('Host', `${parts.host}:${parts.port}`);
+      const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
+      if (body !== undefined) headers.push('Content-Length', String(body.byteLength));
+      let sent = 0;
+      const response = { status: 0, headers: {} as Record<string, string>, body: '' };
+      let request: Request | undefined;
+      // The first outcome wins; a later one (a close's callback, the timer) changes nothing.
+      let settled = false;
+      const finish = (code?: 'network' | 'timeout', reason?: unknown, cause?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        this.#clock.clearTimer(timer);
+        if (code === undefined) resolve(response);
+        else {
+          request?.close();
+          reject(new AgentError(code, `http ${parts.host}: ${describe(reason)}`, { cause }));
+        }
+      };
+      const guard: GuardOptions = { onFault: (e) => finish('network', e, e) };
       const options: Record<string, unknown> = {
         host: parts.host,
         port: parts.port,
@@ -47,62 +64,38 @@ export class ModdableHttp implements HttpTransport {
         method: req.method,
         headers,
         response: String,
+        Socket: GuardedSocket,
+        guard,
       };
-      let body: ArrayBuffer | undefined;
-      let sent = 0;
-      if (req.body !== undefined) {
-        body = ArrayBuffer.fromString(req.body);
-        headers.push('Content-Length', String(body.byteLength));
-        options.body = true;
-      }
-      const response = { status: 0, headers: {} as Record<string, string>, body: '' };
-      let settled = false;
-      let request: Request | undefined;
-      const finish = (error: AgentError | undefined): void => {
-        if (settled) return;
-        settled = true;
-        this.clock.clearTimer(timer);
-        if (error === undefined) resolve(response);
-        else reject(error);
-      };
-      const guard: GuardOptions = {
-        onFault: (e) => {
-          request?.close();
-          finish(new AgentError('network', `${req.method} ${parts.host}: ${describe(e)}`, { cause: e }));
-        },
-      };
-      options.Socket = GuardedSocket;
-      options.guard = guard;
+      if (body !== undefined) options.body = true;
       if (parts.secure) {
         guard.Inner = SecureSocket as unknown as SocketClass;
-        options.secure = this.secure;
+        options.secure = this.#secure;
       }
-      const timer = this.clock.setTimer(() => {
-        request?.close();
-        finish(new AgentError('timeout', `${req.method} ${parts.host}: no answer in ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
+      const timer = this.#clock.setTimer(
+        () => finish('timeout', `no answer in ${this.#timeoutMs} ms`),
+        this.#timeoutMs,
+      );
       try {
         request = new Request(options as ConstructorParameters<typeof Request>[0]);
       } catch (e) {
-        finish(new AgentError('network', `${req.method} ${parts.host}: cannot connect: ${describe(e)}`, { cause: e }));
+        finish('network', e, e);
         return;
       }
       request.callback = (message: number, value?: unknown, extra?: unknown) => {
         if (message === Request.requestFragment) {
+          // The body in pieces the socket can take (a whole body over its free space aborts the machine).
           if (body === undefined || sent >= body.byteLength) return undefined;
-          const size = Math.min(Number(value), body.byteLength - sent);
-          const piece = body.slice(sent, sent + size);
-          sent += size;
+          const piece = body.slice(sent, sent + Number(value));
+          sent += piece.byteLength;
           return piece;
         }
         if (message === Request.status) response.status = Number(value);
         else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
         else if (message === Request.responseComplete) {
           response.body = typeof value === 'string' ? value : '';
-          finish(undefined);
-        } else if (message === Request.error) {
-          finish(new AgentError('network', `${req.method} ${parts.host}: ${String(value ?? 'failed')}`));
-        }
+          finish();
+        } else if (message === Request.error) finish('network', value ?? 'failed');
       };
     });
   }

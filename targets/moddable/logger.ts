@@ -1,24 +1,25 @@
 /**
  * The Logger port on Moddable: one `trace` line per record (the serial console
- * on a board, xsbug or the terminal in the simulator). Never throws.
+ * on a board, xsbug or the terminal in the simulator):
+ * `<level> <message> key=value ...`. Never throws.
  */
 import type { LogFields, Logger, LogLevel } from '../../src/ports.js';
 
-const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 export class TraceLogger implements Logger {
-  constructor(private readonly minLevel: LogLevel = 'info') {}
+  readonly #minRank: number;
+
+  constructor(minLevel: LogLevel) {
+    this.#minRank = LEVELS.indexOf(minLevel);
+  }
 
   log(level: LogLevel, message: string, fields?: LogFields): void {
-    if (RANK[level] < RANK[this.minLevel]) return;
+    if (LEVELS.indexOf(level) < this.#minRank) return;
     try {
       let line = `${level} ${message}`;
-      if (fields !== undefined) {
-        for (const key in fields) {
-          const value = fields[key];
-          if (value !== undefined) line += ` ${key}=${typeof value === 'string' ? JSON.stringify(value) : value}`;
-        }
-      }
+      for (const [key, value] of Object.entries(fields ?? {}))
+        if (value !== undefined) line += ` ${key}=${typeof value === 'string' ? JSON.stringify(value) : value}`;
       trace(line + '\n');
     } catch {
       // A logger must never break its caller.

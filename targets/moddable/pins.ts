@@ -1,91 +1,108 @@
 /**
  * The Pins port on Moddable: ECMA-419 `Digital`, `Analog` and `PWM` objects,
  * nearly pass-throughs (STYLE.md practice 1), each wrapped in one small class
- * instance (closures would cost heap slots per channel on XS). Outputs read back the level or duty
- * last written: ECMA-419 PWM has no read, and reading a pin in output mode is not
- * portable across ESP32 variants.
+ * instance, Pin or OutputPin (closures would cost heap slots per channel on XS). Outputs read
+ * back the level or duty last written: ECMA-419 PWM has no read, and reading a
+ * pin in output mode is not portable across ESP32 variants.
  */
 import { AgentError } from '../../src/errors.js';
 import type { AnalogInput, DigitalInput, DigitalOutput, Pins, PwmOutput } from '../../src/ports.js';
 import type { IoClasses } from './io.js';
 
-function open<T>(kind: string, pin: number, make: () => T): T {
-  try {
-    return make();
-  } catch (e) {
-    throw new AgentError('pin.unavailable', `${kind} pin ${pin} cannot be opened`, { cause: e });
-  }
+/** What the four ECMA-419 objects have in common here (`resolution`: Analog and PWM only, not Digital). */
+interface Io {
+  read(): number;
+  write(value: number): void;
+  close?(): void;
+  readonly resolution?: number;
 }
 
-/** An opened ECMA-419 object; closing is the same for every kind (Analog and PWM may have no close). */
-class Opened<T> {
-  constructor(protected readonly io: T) {}
+/**
+ * An input pin of any kind: one field, the ECMA-419 object (heap per channel on
+ * XS). A Digital object has no `resolution`: its 0/1 reads as a boolean.
+ */
+class Pin {
+  readonly #io: Io;
+
+  constructor(io: Io) {
+    this.#io = io;
+  }
+
+  get resolution(): number {
+    return this.#io.resolution ?? 1;
+  }
+
+  read(): number | boolean {
+    const value = this.#io.read();
+    return this.#io.resolution === undefined ? value === 1 : value;
+  }
+
+  write(value: number | boolean): void {
+    this.#io.write(Number(value));
+  }
+
   close(): void {
-    (this.io as { close?: () => void }).close?.();
+    // Analog and PWM may have no close.
+    this.#io.close?.();
   }
 }
 
-/** A digital input: one object of a class per pin, no closures (heap per channel on XS). */
-class DigitalIn extends Opened<InstanceType<IoClasses['Digital']>> implements DigitalInput {
-  read(): boolean {
-    return this.io.read() === 1;
-  }
-}
+/** An output pin: reads back what it last wrote. */
+class OutputPin extends Pin {
+  #written: number | boolean;
 
-/** A digital output; reads back the level last written. */
-class DigitalOut extends Opened<InstanceType<IoClasses['Digital']>> implements DigitalOutput {
-  private level = false;
-  write(value: boolean): void {
-    this.io.write(value ? 1 : 0);
-    this.level = value;
+  constructor(io: Io) {
+    super(io);
+    this.#written = io.resolution === undefined ? false : 0;
   }
-  read(): boolean {
-    return this.level;
-  }
-}
 
-class AnalogIn extends Opened<InstanceType<IoClasses['Analog']>> implements AnalogInput {
-  readonly resolution = this.io.resolution;
-  read(): number {
-    return this.io.read();
+  override read(): number | boolean {
+    return this.#written;
   }
-}
 
-/** A PWM output; reads back the duty last written (ECMA-419 PWM has no read). */
-class PwmOut extends Opened<InstanceType<IoClasses['PWM']>> implements PwmOutput {
-  readonly resolution = this.io.resolution;
-  private duty = 0;
-  write(value: number): void {
-    this.io.write(value);
-    this.duty = value;
-  }
-  read(): number {
-    return this.duty;
+  override write(value: number | boolean): void {
+    super.write(value);
+    this.#written = value;
   }
 }
 
 export class ModdablePins implements Pins {
-  constructor(
-    private readonly io: IoClasses,
-    /** PWM frequency for analog outputs, hertz. */
-    private readonly pwmHz = 1000,
-  ) {}
+  readonly #io: IoClasses;
+  /** PWM frequency for analog outputs, hertz. */
+  readonly #pwmHz: number;
+
+  constructor(io: IoClasses, pwmHz: number) {
+    this.#io = io;
+    this.#pwmHz = pwmHz;
+  }
+
+  #open(pin: number, digital: boolean, output: boolean): Pin {
+    const { Digital, Analog, PWM } = this.#io;
+    try {
+      const io = digital
+        ? new Digital({ pin, mode: output ? Digital.Output : Digital.Input })
+        : output
+          ? new PWM({ pin, hz: this.#pwmHz })
+          : new Analog({ pin });
+      return output ? new OutputPin(io as Io) : new Pin(io as Io);
+    } catch (e) {
+      throw new AgentError('pin.unavailable', 'cannot open', { cause: e });
+    }
+  }
 
   digitalInput({ pin }: { pin: number }): DigitalInput {
-    return new DigitalIn(open('digital input', pin, () => new this.io.Digital({ pin, mode: this.io.Digital.Input })));
+    return this.#open(pin, true, false) as DigitalInput;
   }
 
   digitalOutput({ pin }: { pin: number }): DigitalOutput {
-    return new DigitalOut(
-      open('digital output', pin, () => new this.io.Digital({ pin, mode: this.io.Digital.Output })),
-    );
+    return this.#open(pin, true, true) as DigitalOutput;
   }
 
   analogInput({ pin }: { pin: number }): AnalogInput {
-    return new AnalogIn(open('analog input', pin, () => new this.io.Analog({ pin })));
+    return this.#open(pin, false, false) as AnalogInput;
   }
 
   pwmOutput({ pin }: { pin: number }): PwmOutput {
-    return new PwmOut(open('PWM output', pin, () => new this.io.PWM({ pin, hz: this.pwmHz })));
+    return this.#open(pin, false, true) as PwmOutput;
   }
 }

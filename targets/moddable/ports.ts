@@ -58,7 +58,7 @@ export function buildPorts(board: BoardConfig): ModdablePorts {
     clock,
     logger: new TraceLogger(board.logLevel),
     pins: new ModdablePins(boardIo(), board.pwmHz),
-    http: new ModdableHttp(clock, undefined, secure),
+    http: new ModdableHttp(clock, 30_000, secure),
     webSockets: new ModdableWebSockets(undefined, secure),
     store: new PreferenceStore(blobPreference, STORE_DOMAIN),
   };

@@ -3,22 +3,16 @@
  *
  * Moddable's `Time.ticks` comes from a 32-bit millisecond counter on ESP32 and
  * wraps after about 49.7 days; a device runs longer than that, and the core's
- * clock must never go backwards (src/ports.ts, Clock.monotonicMs).
+ * clock must never go backwards (src/ports.ts, Clock.monotonicMs). Signed or
+ * unsigned, one wrap is one period of 2^32 ms.
  */
-
-/** Period of the counter, milliseconds. */
-export const TICKS_WRAP_MS = 2 ** 32;
-
 export class TickUnwrapper {
-  private last: number;
-  private offsetMs = 0;
+  #last: number;
+  #offsetMs = 0;
 
   /** @param firstTicks the counter's value now. */
-  constructor(
-    firstTicks: number,
-    private readonly wrapMs = TICKS_WRAP_MS,
-  ) {
-    this.last = firstTicks;
+  constructor(firstTicks: number) {
+    this.#last = firstTicks;
   }
 
   /**
@@ -26,8 +20,8 @@ export class TickUnwrapper {
    * least once per wrap period (the agent's timers do, many times a second).
    */
   unwrap(ticks: number): number {
-    if (ticks < this.last) this.offsetMs += this.wrapMs;
-    this.last = ticks;
-    return ticks + this.offsetMs;
+    if (ticks < this.#last) this.#offsetMs += 2 ** 32;
+    this.#last = ticks;
+    return ticks + this.#offsetMs;
   }
 }

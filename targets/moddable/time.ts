@@ -20,10 +20,10 @@ export function syncTime(
     new SNTP({ host }, (message, value) => {
       if (message === SNTP.time && value !== undefined) {
         clock.setWallMs(value * 1000);
-        logger.log('info', 'time set by SNTP', { host });
+        logger.log('info', 'sntp: time set', { host });
       } else if (message === SNTP.error) {
         const delayMs = policy.nextDelayMs(++attempt) ?? 300_000;
-        logger.log('warn', 'SNTP failed; retrying', { host, attempt, delayMs: Math.round(delayMs) });
+        logger.log('warn', 'sntp: failed', { host, attempt, delayMs });
         clock.setTimer(ask, delayMs);
       }
     });

@@ -16,10 +16,10 @@ export interface UrlParts {
 /** Splits `url`; throws AgentError `config.invalid` on anything else. */
 export function splitUrl(url: string): UrlParts {
   const match = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#]+)(?::(\d{1,5}))?([/?][^#]*)?(#.*)?$/i.exec(url);
-  if (match === null) throw new AgentError('config.invalid', `not an http(s)/ws(s) URL: ${url}`);
+  if (match === null) throw new AgentError('config.invalid', `url: not http(s)/ws(s): ${url}`);
   const secure = match[1] !== '';
   const port = match[3] === undefined ? (secure ? 443 : 80) : Number(match[3]);
-  if (!(port > 0 && port < 65536)) throw new AgentError('config.invalid', `bad port in URL: ${url}`);
+  if (!(port > 0 && port < 65536)) throw new AgentError('config.invalid', `url: bad port: ${url}`);
   const rawPath = match[4] ?? '/';
   return {
     secure,

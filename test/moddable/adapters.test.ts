@@ -142,6 +142,15 @@ describe('moddable target', () => {
         'config.invalid',
       );
       assert.throws(
+        () => readBoardConfig({ ...manifest, modbusDirPin: '9x' }, () => undefined),
+        (e) => e instanceof AgentError && e.message === 'board config: modbusDirPin: expected integer 0..63, got "9x"',
+      );
+      assert.throws(
+        () => readBoardConfig({ ...manifest, token: 123456789 }, () => undefined),
+        (e) => e instanceof AgentError && /token: expected text, got number$/.test(e.message),
+        'a mistyped token is not echoed',
+      );
+      assert.throws(
         () => readBoardConfig(manifest, (name) => (name === 'batchBytes' ? '100' : undefined)),
         (e) => e instanceof AgentError && e.code === 'config.invalid' && /batchBytes/.test(e.message),
       );

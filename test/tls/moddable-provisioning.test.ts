@@ -30,8 +30,8 @@ describe('tls: provisioning a Moddable board', () => {
     ['serviceUrl', 'dds.example.com', /serviceUrl: expected http/],
     ['serviceUrl', 'ftp://dds.example.com', /serviceUrl: expected http/],
     ['serviceUrl', 'https://', /serviceUrl: expected http/],
-    ['caCert', 'ca.pem', /caCert: expected the name of a DER resource/],
-    ['caCert', '../ca.der', /caCert: expected the name of a DER resource/],
+    ['caCert', 'ca.pem', /caCert: expected a DER resource name/],
+    ['caCert', '../ca.der', /caCert: expected a DER resource name/],
   ] as const) {
     it(`refuses ${name} = "${value}"`, () => {
       assert.throws(

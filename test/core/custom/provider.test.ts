@@ -1,5 +1,6 @@
 /** Custom channels: the application publishes values; writable channels take desired values. */
 import type { CustomChannel } from '../../../src/config/model.js';
+import { CustomChannelDrivers } from '../../../src/custom/drivers.js';
 import { CustomChannels, fitsCustomType } from '../../../src/custom/provider.js';
 import { Errno } from '../../../src/errno.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
@@ -62,11 +63,47 @@ describe('custom channels', () => {
   });
 });
 
+describe('custom channel drivers (the firmware links these alone)', () => {
+  it('take desired values on writable channels and keep them across a reconfiguration', () => {
+    const provider = new CustomChannelDrivers(new FakeLogger());
+    const heard: unknown[] = [];
+    provider.onDesired((key, value) => heard.push([key, value]));
+    const setpoint = provider.create(custom('setpoint', 'decimal', false));
+    assert.equal(setpoint.sample(), undefined);
+    assert.deepEqual(setpoint.applyDesired?.(21.5), { ok: true, value: 21.5 });
+    setpoint.close();
+    const again = provider.create(custom('setpoint', 'decimal', false));
+    assert.deepEqual(again.sample(), { ok: true, value: 21.5 });
+    const retyped = provider.create(custom('setpoint', 'boolean', false));
+    assert.equal(retyped.sample(), undefined, 'a kept value that no longer fits is not applied');
+    assert.deepEqual(heard, [['setpoint', 21.5]]);
+    assert.equal('publish' in provider, false);
+  });
+
+  it('refuse a channel of another type', () => {
+    const provider = new CustomChannelDrivers(new FakeLogger());
+    assert.throws(
+      () => provider.create({ ...custom('x', 'number', true), type: 'digitalInput', pin: 1 } as never),
+      'internal',
+    );
+  });
+});
+
 describe('custom channels: bounds', () => {
   it('refuses values for more unknown channels than it keeps before the configuration', () => {
     const provider = new CustomChannels(new FakeLogger());
     for (let i = 0; i < 64; i++) provider.publish(`c${i}`, i);
     assert.throws(() => provider.publish('one-too-many', 1), 'overflow');
     provider.publish('c0', 5); // a known early key may change
+  });
+
+  it('refuses unconfigured keys once configured, and values of the wrong type', () => {
+    const provider = new CustomChannels(new FakeLogger());
+    provider.configure({ buses: [], channels: [custom('n', 'number', true)], rejected: [] });
+    assert.throws(() => provider.publish('other', 1), 'config.invalid');
+    const n = provider.create(custom('n', 'number', true));
+    assert.throws(() => provider.publish('n', 1.5), 'config.invalid');
+    provider.publish('n', 2);
+    assert.deepEqual(n.sample(), { ok: true, value: 2 });
   });
 });

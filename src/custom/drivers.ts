@@ -1,0 +1,111 @@
+/**
+ * Custom channels (docs/agent.md) as the agent drives them: one driver per
+ * channel, sampling the channel's last value. A writable custom channel
+ * (`readOnly` false) takes desired values: the value is checked against the
+ * channel's `customType` (boolean; number: an integer; decimal: any number),
+ * becomes the channel's value, and `onDesired` listeners hear it (a throwing
+ * listener is logged; the value is still applied). Read-only channels answer
+ * -EROFS. This is all a firmware without application code links (boot.ts);
+ * the application's `publish` is CustomChannels (provider.ts).
+ */
+import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
+import type { Channel, ChannelType, CustomChannel } from '../config/model.js';
+import { Errno } from '../errno.js';
+import { AgentError } from '../errors.js';
+import type { Logger } from '../ports.js';
+
+export type DesiredListener = (key: string, value: Value) => void;
+
+/** Whether `value` fits `customType` (decisions 1). */
+export function fitsCustomType(channel: Pick<CustomChannel, 'customType'>, value: Value): boolean {
+  const type = channel.customType;
+  return type === 'boolean'
+    ? typeof value === 'boolean'
+    : typeof value === 'number' && (type === 'decimal' ? !Number.isNaN(value) : Number.isInteger(value));
+}
+
+/** One custom channel: the fields it needs copied from the parsed channel (not kept: heap per channel on XS). */
+export class CustomDriver implements ChannelDriver {
+  readonly key: string;
+  readonly customType: CustomChannel['customType'];
+  readonly #readOnly: boolean;
+  readonly #owner: CustomChannelDrivers;
+  /** The value as a sample; made at the first value and reused. */
+  #current: { ok: true; value: Value } | undefined;
+
+  constructor(channel: CustomChannel, owner: CustomChannelDrivers) {
+    this.key = channel.key;
+    this.customType = channel.customType;
+    this.#readOnly = channel.readOnly;
+    this.#owner = owner;
+  }
+
+  set(value: Value): void {
+    if (this.#current === undefined) this.#current = { ok: true, value };
+    else this.#current.value = value;
+  }
+
+  sample(): { ok: true; value: Value } | undefined {
+    return this.#current;
+  }
+
+  /** The agent answers -EROFS for read-only channels before calling this; checked again here. */
+  applyDesired(value: Value): Sample {
+    if (this.#readOnly) return { ok: false, errno: Errno.EROFS };
+    if (!fitsCustomType(this, value)) return { ok: false, errno: Errno.EINVAL };
+    this.set(value);
+    this.#owner.notifyDesired(this.key, value);
+    return { ok: true, value };
+  }
+
+  close(): void {
+    this.#owner.forget(this);
+  }
+}
+
+/** The provider of custom channel drivers. */
+export class CustomChannelDrivers implements ChannelDriverProvider {
+  readonly types: readonly ChannelType[] = ['custom'];
+  protected readonly drivers = new Map<string, CustomDriver>();
+  /** Values of channels without a driver now (kept across a reconfiguration, or published early); used at create. */
+  protected readonly pending = new Map<string, Value>();
+  readonly #listeners: DesiredListener[] = [];
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  create(channel: Channel): ChannelDriver {
+    if (channel.type !== 'custom') throw new AgentError('internal', `custom: not custom: ${channel.type}`);
+    const driver = new CustomDriver(channel, this);
+    const value = this.pending.get(channel.key);
+    if (value !== undefined && fitsCustomType(channel, value)) driver.set(value);
+    this.drivers.set(channel.key, driver);
+    return driver;
+  }
+
+  /** Hears desired values accepted on writable custom channels. */
+  onDesired(listener: DesiredListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** @internal */
+  notifyDesired(key: string, value: Value): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(key, value);
+      } catch (e) {
+        this.#logger.log('error', 'custom: listener threw', { key, reason: String(e) });
+      }
+    }
+  }
+
+  /** @internal */
+  forget(driver: CustomDriver): void {
+    if (this.drivers.get(driver.key) !== driver) return;
+    this.drivers.delete(driver.key);
+    const last = driver.sample();
+    if (last !== undefined) this.pending.set(driver.key, last.value);
+  }
+}
