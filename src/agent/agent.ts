@@ -8,14 +8,13 @@
  * then `channels/list`, `devices/get` and `properties/get` are read, retried
  * with backoff until the service answers. The outbox left by a previous run is
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
- * The configuration follows the service (ConfigFollower, RefusalHandler, ChannelSet).
+ * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
 import { Outbox } from '../report/outbox.js';
 import { defaultOutboxOptions } from '../report/outbox-options.js';
-import { RefusalHandler } from '../report/refusal.js';
 import { Reporter } from '../report/reporter.js';
 import { Sender, type SenderState } from '../report/sender.js';
 import { FullJitterBackoff } from '../retry/backoff.js';
@@ -102,7 +101,7 @@ export class Agent implements DesiredStateSink, SampleSink {
       { periodMs: options.configRefreshMs ?? 300000, random: options.random ?? Math.random },
       () => this.load(),
     );
-    this.sender.refusals = new RefusalHandler(() => this.reloadConfig(), this.channels, this.stats, this.logger);
+    this.sender.refusals = { refresh: () => this.reloadConfig(), channels: this.channels };
     this.desired = new DesiredApplier(
       this.reporter,
       this.clock,
