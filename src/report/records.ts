@@ -5,7 +5,7 @@
  * Timestamps are Unix seconds with millisecond precision (spec 2.1).
  *
  * Cheap per sample: a scan's records share one timestamp, whose text is made
- * once (from integers, not by printing a double); a channel name is encoded
+ * once; a channel name is encoded
  * once with its UTF-8 byte count, so the encoder knows each record's byte
  * count and the batcher need not scan the record for non-ASCII text
  * (`encodedByteLength`).
@@ -18,29 +18,15 @@ export function toWireSeconds(unixMs: number): number {
   return Math.round(unixMs) / 1000;
 }
 
-/** Text of the wire seconds of `unixMs`: the same as `String(toWireSeconds(unixMs))`, made once per scan. */
+/** Text of the wire seconds of `unixMs`, made once per scan (a scan's records share one timestamp). */
 let lastMs = NaN;
 let lastSecondsText = '';
 export function wireSecondsText(unixMs: number): string {
-  if (unixMs === lastMs) return lastSecondsText;
-  const ms = Math.round(unixMs);
-  let text: string;
-  if (ms >= 0 && ms <= Number.MAX_SAFE_INTEGER) {
-    const whole = Math.floor(ms / 1000);
-    let frac = ms - whole * 1000; // 0..999, printed without trailing zeros as a double would be
-    if (frac === 0) text = String(whole);
-    else {
-      let digits = frac < 10 ? '00' : frac < 100 ? '0' : '';
-      while (frac % 10 === 0) frac /= 10;
-      digits += String(frac);
-      text = `${whole}.${digits}`;
-    }
-  } else {
-    text = String(toWireSeconds(unixMs));
+  if (unixMs !== lastMs) {
+    lastMs = unixMs;
+    lastSecondsText = String(toWireSeconds(unixMs));
   }
-  lastMs = unixMs;
-  lastSecondsText = text;
-  return text;
+  return lastSecondsText;
 }
 
 /** A JSON-encoded channel name and how many more UTF-8 bytes than characters it has. */
