@@ -61,10 +61,9 @@ export class Outbox {
     logger: Logger,
     clock: Clock,
   ) {
-    const slots = options.storeSlots;
-    if (!(options.maxRecords >= 1) || !(options.maxBytes >= 64) || !(slots >= 1 && slots <= 1000)) {
-      throw new AgentError('config.invalid', 'outbox: need maxRecords >= 1, maxBytes >= 64, storeSlots 1..1000');
-    }
+    const slots = options.storeSlots; // key names hold three digits
+    if (!(slots >= 1 && slots <= 1000))
+      throw new AgentError('config.invalid', `outbox: storeSlots ${slots}, not 1..1000`);
     this.#store = store;
     this.#logger = logger;
     this.#clock = clock;
