@@ -61,7 +61,7 @@ export class Reporter {
   channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
     const value = sample.ok ? sample.value : undefined;
     const errno = sample.ok ? 0 : sample.errno;
-    const location = sample.ok && isLocation(sample.value) ? sample.value : undefined;
+    const location = isLocationChannel && sample.ok && isLocation(sample.value) ? sample.value : undefined;
     if (!isLocationChannel || (sample.ok && location === undefined)) {
       let name = this.#names.get(key); // `<key>.reported`, made once per key
       if (name === undefined) {
