@@ -1,40 +1,26 @@
 /**
- * The outbox: closed batches of records waiting for the service, in order
- * (docs/agent.md, "Offline outbox"), kept RAM-first to spare the flash (docs/agent.md,
- * "Flash and power cuts"). While the service answers, batches go out from RAM
- * and the store is not written at all. Once a delivery fails, everything
- * queued is written to the store, and batches closed while offline are written
- * within `persistDelayMs` (coalesced per lane); a clean stop writes the rest.
- * Persisted batches leave RAM (they are read back when sent) and are deleted
- * once delivered.
- *
- * The store side is a fixed ring of keys, `<prefix>r000` .. `<prefix>r<slots-1>`,
- * so a flash key table stays bounded. An entry is `<lane><count>@<seq>|<json array>`;
- * the sequence number gives the order after a restart. An entry that cannot be
- * read or does not parse is counted in `damaged`, logged once per boot and
- * removed; a slot whose entry cannot be removed is not used again this run.
- * Keys under the prefix that are not ring slots are left alone.
- *
- * Bounded in records and bytes: the oldest batches are dropped first, counted
- * in `dropped` (records).
+ * The outbox: closed batches waiting for the service, in order (docs/agent.md, "Offline outbox"),
+ * RAM-first to spare the flash ("Flash and power cuts"): online, the store is not written at all;
+ * once a delivery fails, everything queued is written, and batches closed offline are written
+ * within `persistDelayMs` (coalesced per lane); a clean stop writes the rest. Persisted batches
+ * leave RAM (read back when sent) and are deleted once delivered. The store side is a fixed ring
+ * of keys, `<prefix>r000` .. `<prefix>r<slots-1>` (entries: outbox-options.ts). An entry that
+ * cannot be read or parsed is counted in `damaged`, logged once per boot and removed; a slot
+ * whose entry cannot be removed is not used again this run; other keys under the prefix are left
+ * alone. Bounded in records and bytes: the oldest batches are dropped first (`dropped`, records).
  */
 import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
-import type { Lane, OutboxBatch, OutboxOptions } from './outbox-options.js';
+import { decodeEntry, encodeEntry, type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
 
-interface Entry {
-  seq: number;
-  lane: Lane;
-  count: number;
+/** A queued batch: `json` while in RAM, else in ring `slot` (-1: RAM only). */
+interface Entry extends Omit<OutboxBatch, 'json'> {
   bytes: number;
-  /** The records while in RAM; undefined once persisted (read back from the slot). */
   json: string | undefined;
-  /** The ring slot holding the batch, -1 while in RAM only. */
   slot: number;
 }
 
-const entryHeader = /^([sm])(\d{1,9})@(\d{1,15})\|/;
 const slotName = /^r(\d{3})$/;
 
 export class Outbox {
@@ -62,8 +48,7 @@ export class Outbox {
     clock: Clock,
   ) {
     const slots = options.storeSlots; // key names hold three digits
-    if (!(slots >= 1 && slots <= 1000))
-      throw new AgentError('config.invalid', `outbox: storeSlots ${slots}, not 1..1000`);
+    if (!(slots >= 1 && slots <= 1000)) throw new AgentError('config.invalid', `outbox: storeSlots ${slots}`);
     this.#store = store;
     this.#logger = logger;
     this.#clock = clock;
@@ -71,15 +56,10 @@ export class Outbox {
     this.#load();
   }
 
-  /**
-   * Appends a closed batch; drops the oldest batches first when the bounds would
-   * be exceeded. `bytes` is the UTF-8 size of `json` when the caller knows it.
-   */
+  /** Appends a closed batch (`bytes`: its UTF-8 size), dropping the oldest first when over the bounds. */
   append(lane: Lane, json: string, count: number, bytes = byteLength(json)): void {
     const { maxRecords, maxBytes } = this.options;
-    if (count > maxRecords || bytes > maxBytes) {
-      throw new AgentError('too-large', `outbox: batch of ${count} records, ${bytes} B over bounds`);
-    }
+    if (count > maxRecords || bytes > maxBytes) throw new AgentError('too-large', `outbox: batch ${count}/${bytes} B`);
     while (this.#index.length > 0 && (this.records + count > maxRecords || this.bytes + bytes > maxBytes)) {
       const oldest = this.#index[0]!;
       this.remove(oldest.seq);
@@ -108,22 +88,16 @@ export class Outbox {
     return undefined;
   }
 
-  /**
-   * Rewrites a queued batch with the records left after a refusal was split
-   * (src/report/refusal.ts); its place in the queue is kept. Unknown `seq`: ignored.
-   */
+  /** Rewrites a queued batch with the records left after a refused write, in its place. */
   replace(batch: OutboxBatch, json: string, count: number): void {
     const entry = this.#index.find((e) => e.seq === batch.seq);
     if (entry === undefined) return;
     if (count < 1) return this.remove(batch.seq);
     const bytes = byteLength(json);
     this.#release(entry.slot);
-    entry.slot = -1;
-    entry.json = json;
     this.records += count - entry.count;
     this.bytes += bytes - entry.bytes;
-    entry.count = count;
-    entry.bytes = bytes;
+    Object.assign(entry, { slot: -1, json, count, bytes });
     if (this.#offline) this.persist();
   }
 
@@ -147,7 +121,7 @@ export class Outbox {
       const slot = this.#taken.indexOf(false);
       if (slot < 0) return this.#trouble('outbox: store full, RAM only', undefined);
       try {
-        this.#store.set(this.#key(slot), `${entry.lane}${entry.count}@${entry.seq}|${entry.json}`);
+        this.#store.set(this.#key(slot), encodeEntry(entry.seq, entry.lane, entry.count, entry.json));
       } catch (e) {
         return this.#trouble('outbox: store write failed, RAM only', e);
       }
@@ -187,24 +161,19 @@ export class Outbox {
     if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
-
   readonly #onPersistTimer = (): void => {
     this.#timer = undefined;
     if (this.#offline) this.persist();
   };
 
-  /**
-   * Joins a batch to the newest queued batch of its lane when that one is
-   * still only in RAM and not at the head (the head may be in flight), within
-   * `maxEntryBytes`/`maxEntryRecords`: fewer requests and store writes.
-   */
+  /** Joins a batch to its lane's newest RAM batch, not the head (in flight), within the entry bounds. */
   #coalesce(lane: Lane, json: string, count: number, bytes: number): boolean {
     for (let i = this.#index.length - 1; i >= 1; i--) {
       const entry = this.#index[i]!;
       if (entry.lane !== lane) continue;
-      if (entry.json === undefined) return false;
-      if (entry.bytes + bytes - 1 > this.options.maxEntryBytes) return false;
-      if (entry.count + count > this.options.maxEntryRecords) return false;
+      const { maxEntryBytes, maxEntryRecords } = this.options;
+      if (entry.json === undefined || entry.bytes + bytes - 1 > maxEntryBytes) return false;
+      if (entry.count + count > maxEntryRecords) return false;
       entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
       entry.count += count;
       entry.bytes += bytes - 1;
@@ -218,10 +187,8 @@ export class Outbox {
   #trouble(message: string, error: unknown): void {
     if (this.#storeTrouble) return;
     this.#storeTrouble = true;
-    this.#logger.log('warn', message, {
-      persisted: this.persisted,
-      reason: error === undefined ? undefined : toAgentError(error).message,
-    });
+    const reason = error === undefined ? undefined : toAgentError(error).message;
+    this.#logger.log('warn', message, { persisted: this.persisted, reason });
   }
 
   #key(slot: number): string {
@@ -230,32 +197,25 @@ export class Outbox {
 
   /** Deletes a slot's entry and frees the slot (kept taken when the delete fails). */
   #release(slot: number, logged = true): void {
-    if (slot < 0) return;
-    let free = true;
+    let taken = false;
     try {
-      this.#store.delete(this.#key(slot));
+      if (slot >= 0) this.#store.delete(this.#key(slot));
     } catch (e) {
-      free = false;
+      taken = true;
       if (logged) this.#logger.log('warn', 'outbox: store delete failed', { slot, reason: toAgentError(e).message });
     }
-    if (slot < this.#taken.length) this.#taken[slot] = !free;
+    if (slot >= 0 && slot < this.#taken.length) this.#taken[slot] = taken;
   }
 
   /** A slot's batch; undefined when it vanished or is damaged (then counted, removed, logged once per boot). */
-  #read(slot: number): { seq: number; lane: Lane; count: number; json: string } | undefined {
+  #read(slot: number): OutboxBatch | undefined {
     const key = this.#key(slot);
     let reason = 'garbled';
     try {
       const text = this.#store.get(key);
       if (text === undefined) return undefined;
-      const m = entryHeader.exec(text);
-      const json = m === null ? '' : text.slice(m[0].length);
-      const count = Number(m?.[2]);
-      const seq = Number(m?.[3]);
-      const records: unknown = m === null ? null : JSON.parse(json);
-      if (Array.isArray(records) && records.length === count && count >= 1 && seq >= 1) {
-        return { seq, lane: m![1] === 's' ? 's' : 'm', count, json };
-      }
+      const batch = decodeEntry(text);
+      if (batch !== undefined) return batch;
     } catch (e) {
       reason = toAgentError(e).message;
     }
