@@ -8,7 +8,7 @@
  * then `channels/list`, `devices/get` and `properties/get` are read, retried
  * with backoff until the service answers. The outbox left by a previous run is
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
- * The configuration follows the service (ConfigFollower, RefusalHandler, ChannelSet).
+ * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
 import { isObject } from '../reader.js';
 import { toAgentError } from '../errors.js';
@@ -16,7 +16,6 @@ import type { Clock, Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
 import { Outbox } from '../report/outbox.js';
 import { defaultOutboxOptions } from '../report/outbox-options.js';
-import { RefusalHandler } from '../report/refusal.js';
 import { Reporter } from '../report/reporter.js';
 import { Sender, type SenderState } from '../report/sender.js';
 import { FullJitterBackoff } from '../retry/backoff.js';
@@ -109,7 +108,7 @@ export class Agent implements DesiredStateSink, SampleSink {
         await options.properties?.read(client);
       },
     });
-    sender.refusals = new RefusalHandler(() => this.reloadConfig(), channels, stats, logger);
+    sender.refusals = { refresh: () => this.reloadConfig(), channels };
   }
 
   /** The counters, with the gauges (queued, held) brought up to date. */

@@ -6,6 +6,7 @@
  */
 import type { Clock, TimerHandle } from '../ports.js';
 import { utf8Length } from '../utf8.js';
+import type { Lane } from './outbox-options.js';
 import { encodedByteLength } from './records.js';
 
 const nonAscii = /[^\x00-\x7f]/;
@@ -19,7 +20,6 @@ export function byteLength(text: string): number {
   if (known >= 0) return known;
   return nonAscii.test(text) ? utf8Length(text) : text.length;
 }
-import type { Lane } from './outbox-options.js';
 
 export interface BatchOptions {
   /** Records per batch. Default 500. */
@@ -40,18 +40,26 @@ export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64
 class LaneBuffer {
   readonly parts: string[] = [];
   bytes = 2; // the brackets
-  constructor(readonly lane: Lane) {}
+  readonly lane: Lane;
+  constructor(lane: Lane) {
+    this.lane = lane;
+  }
 }
 
 export class Batcher {
-  private readonly lanes: readonly LaneBuffer[] = [new LaneBuffer('s'), new LaneBuffer('m')];
-  private timer: TimerHandle | undefined;
+  readonly #lanes: readonly LaneBuffer[] = [new LaneBuffer('s'), new LaneBuffer('m')];
+  #timer: TimerHandle | undefined;
+  readonly #clock: Clock;
+  readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;
 
   constructor(
-    private readonly clock: Clock,
+    clock: Clock,
     readonly options: BatchOptions,
-    private readonly onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
-  ) {}
+    onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
+  ) {
+    this.#clock = clock;
+    this.#onBatch = onBatch;
+  }
 
   /**
    * Adds one encoded record to its lane. `prompt` (a record that answers a
@@ -59,9 +67,9 @@ export class Batcher {
    * records before it, instead of waiting for the batch timer.
    */
   add(lane: Lane, record: string, prompt = false): void {
-    const buffer = lane === 's' ? this.lanes[0]! : this.lanes[1]!;
+    const buffer = lane === 's' ? this.#lanes[0]! : this.#lanes[1]!;
     const size = byteLength(record) + 1; // and its comma
-    if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.close(buffer);
+    if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.#close(buffer);
     buffer.parts.push(record);
     buffer.bytes += size;
     if (
@@ -69,37 +77,37 @@ export class Batcher {
       buffer.parts.length >= this.options.maxRecords ||
       buffer.bytes >= this.options.maxBytes
     ) {
-      this.close(buffer);
+      this.#close(buffer);
     }
-    if (this.timer === undefined && this.pending > 0) {
-      this.timer = this.clock.setTimer(this.onAge, this.options.maxAgeMs);
+    if (this.#timer === undefined && this.pending > 0) {
+      this.#timer = this.#clock.setTimer(this.#onAge, this.options.maxAgeMs);
     }
   }
 
   /** Records waiting in open batches. */
   get pending(): number {
-    return this.lanes[0]!.parts.length + this.lanes[1]!.parts.length;
+    return this.#lanes[0]!.parts.length + this.#lanes[1]!.parts.length;
   }
 
   /** Closes both lanes now. */
   flush(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
-    for (const buffer of this.lanes) this.close(buffer);
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+    for (const buffer of this.#lanes) this.#close(buffer);
   }
 
-  private readonly onAge = (): void => {
-    this.timer = undefined;
+  readonly #onAge = (): void => {
+    this.#timer = undefined;
     this.flush();
   };
 
-  private close(buffer: LaneBuffer): void {
+  #close(buffer: LaneBuffer): void {
     const count = buffer.parts.length;
     if (count === 0) return;
     const json = `[${buffer.parts.join(',')}]`;
     const bytes = buffer.bytes - 1; // the last record has no comma
     buffer.parts.length = 0;
     buffer.bytes = 2;
-    this.onBatch(buffer.lane, json, count, bytes);
+    this.#onBatch(buffer.lane, json, count, bytes);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What the outbox (outbox.ts) is given and gives: its two lanes (states and
- * measurements), its options with their defaults, and the batch it hands to
- * the sender.
+ * measurements), its options with their defaults, the batch it hands to the
+ * sender, and a batch's store entry.
  */
 export type Lane = 's' | 'm';
 
@@ -41,4 +41,26 @@ export interface OutboxBatch {
   lane: Lane;
   count: number;
   json: string;
+}
+
+/**
+ * A batch's store entry, `<lane><count>@<seq>|<json array>`: the sequence
+ * number gives the queue order after a restart (the ring wraps).
+ */
+export function encodeEntry(seq: number, lane: Lane, count: number, json: string): string {
+  return `${lane}${count}@${seq}|${json}`;
+}
+
+const entryHeader = /^([sm])(\d{1,9})@(\d{1,15})\|/;
+
+/** The batch of an entry; undefined when its header or record count does not match; throws when not JSON. */
+export function decodeEntry(text: string): OutboxBatch | undefined {
+  const m = entryHeader.exec(text);
+  if (m === null) return undefined;
+  const json = text.slice(m[0].length);
+  const count = Number(m[2]);
+  const seq = Number(m[3]);
+  const records: unknown = JSON.parse(json);
+  if (!Array.isArray(records) || records.length !== count || !(count >= 1 && seq >= 1)) return undefined;
+  return { seq, lane: m[1] === 's' ? 's' : 'm', count, json };
 }

@@ -1,196 +1,179 @@
 /**
- * The outbox: closed batches of records waiting for the service, in order
- * (docs/agent.md, "Offline outbox"), kept RAM-first to spare the flash (docs/agent.md,
- * "Flash and power cuts"). While the service answers, batches go out from RAM
- * and the store is not written at all. Once a delivery fails, everything
- * queued is written to the store, and batches closed while offline are written
- * within `persistDelayMs` (coalesced per lane, so the store sees about one
- * write per lane per period, not one per batch); a clean stop writes the rest.
- * Persisted batches leave RAM (they are read back when sent) and are deleted
- * once delivered. The store side is a fixed ring of keys (outbox-ring.ts).
- *
- * Bounded in records and bytes. Overflow policy: drop the oldest batches,
- * counted in `dropped` (records). A batch is never larger than the bounds.
+ * The outbox: closed batches waiting for the service, in order (docs/agent.md, "Offline outbox"),
+ * RAM-first to spare the flash ("Flash and power cuts"): online, the store is not written at all;
+ * once a delivery fails, everything queued is written, and batches closed offline are written
+ * within `persistDelayMs` (coalesced per lane); a clean stop writes the rest. Persisted batches
+ * leave RAM (read back when sent) and are deleted once delivered. The store side is a fixed ring
+ * of keys, `<prefix>r000` .. `<prefix>r<slots-1>` (entries: outbox-options.ts). An entry that
+ * cannot be read or parsed is counted in `damaged`, logged once per boot and removed; a slot
+ * whose entry cannot be removed is not used again this run; other keys under the prefix are left
+ * alone. Bounded in records and bytes: the oldest batches are dropped first (`dropped`, records).
  */
 import { AgentError, toAgentError } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
-import { type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
-import { OutboxRing } from './outbox-ring.js';
+import { decodeEntry, encodeEntry, type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
 
-interface Entry {
-  seq: number;
-  lane: Lane;
-  count: number;
+/** A queued batch: `json` while in RAM, else in ring `slot` (-1: RAM only). */
+interface Entry extends Omit<OutboxBatch, 'json'> {
   bytes: number;
-  /** The records while in RAM; undefined once persisted (read back from `key`). */
   json: string | undefined;
-  /** The store key holding the batch, once persisted. */
-  key: string | undefined;
+  slot: number;
 }
 
+const slotName = /^r(\d{3})$/;
+
 export class Outbox {
-  private readonly index: Entry[] = [];
-  private readonly ring: OutboxRing;
-  private nextSeq = 1;
-  private offline = false;
-  private timer: TimerHandle | undefined;
-  private storeTrouble = false;
+  readonly #index: Entry[] = [];
+  /** Per ring slot: whether it holds an entry (or one that could not be removed). */
+  readonly #taken: boolean[];
+  readonly #store: KeyValueStore;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  #nextSeq = 1;
+  #offline = false;
+  #timer: TimerHandle | undefined;
+  #storeTrouble = false;
   /** Records queued, bytes queued, records dropped (overflow, or lost to store damage). */
   records = 0;
   bytes = 0;
   dropped = 0;
+  /** Store entries removed as damaged (unreadable or not parsing). */
+  damaged = 0;
 
   constructor(
     store: KeyValueStore,
     readonly options: OutboxOptions,
-    private readonly logger: Logger,
-    private readonly clock: Clock,
+    logger: Logger,
+    clock: Clock,
   ) {
-    const slots = options.storeSlots;
-    if (!(options.maxRecords >= 1) || !(options.maxBytes >= 64) || !(slots >= 1 && slots <= 1000)) {
-      throw new AgentError('config.invalid', 'outbox: maxRecords >= 1, maxBytes >= 64, storeSlots 1..1000 required');
-    }
-    this.ring = new OutboxRing(store, options.prefix, Math.floor(slots), logger);
-    this.load();
+    const slots = options.storeSlots; // key names hold three digits
+    if (!(slots >= 1 && slots <= 1000)) throw new AgentError('config.invalid', `outbox: storeSlots ${slots}`);
+    this.#store = store;
+    this.#logger = logger;
+    this.#clock = clock;
+    this.#taken = new Array<boolean>(Math.floor(slots)).fill(false);
+    this.#load();
   }
 
-  /**
-   * Appends a closed batch; drops the oldest batches first when the bounds would
-   * be exceeded. `bytes` is the UTF-8 size of `json` when the caller knows it.
-   */
+  /** Appends a closed batch (`bytes`: its UTF-8 size), dropping the oldest first when over the bounds. */
   append(lane: Lane, json: string, count: number, bytes = byteLength(json)): void {
-    if (count > this.options.maxRecords || bytes > this.options.maxBytes) {
-      throw new AgentError('too-large', `outbox: a batch of ${count} records / ${bytes} bytes exceeds the bounds`);
-    }
-    while (
-      this.index.length > 0 &&
-      (this.records + count > this.options.maxRecords || this.bytes + bytes > this.options.maxBytes)
-    ) {
-      const oldest = this.index[0]!;
+    const { maxRecords, maxBytes } = this.options;
+    if (count > maxRecords || bytes > maxBytes) throw new AgentError('too-large', `outbox: batch ${count}/${bytes} B`);
+    while (this.#index.length > 0 && (this.records + count > maxRecords || this.bytes + bytes > maxBytes)) {
+      const oldest = this.#index[0]!;
       this.remove(oldest.seq);
       this.dropped += oldest.count;
-      this.logger.log('warn', 'outbox full: dropped the oldest batch', {
-        records: oldest.count,
-        dropped: this.dropped,
-      });
+      this.#logger.log('warn', 'outbox: full, oldest dropped', { records: oldest.count, dropped: this.dropped });
     }
     this.records += count;
     this.bytes += bytes;
-    if (!this.coalesce(lane, json, count, bytes)) {
-      this.index.push({ seq: this.nextSeq++, lane, count, bytes, json, key: undefined });
+    if (!this.#coalesce(lane, json, count, bytes)) {
+      this.#index.push({ seq: this.#nextSeq++, lane, count, bytes, json, slot: -1 });
     }
-    if (this.offline && this.timer === undefined) {
-      this.timer = this.clock.setTimer(this.onPersistTimer, this.persistDelayMs());
+    if (this.#offline && this.#timer === undefined) {
+      this.#timer = this.#clock.setTimer(this.#onPersistTimer, this.persistDelayMs());
     }
   }
 
   /** The oldest batch, or undefined when empty. */
   peek(): OutboxBatch | undefined {
-    while (this.index.length > 0) {
-      const entry = this.index[0]!;
-      const json = entry.json ?? (entry.key === undefined ? undefined : this.ring.read(entry.key)?.json);
+    while (this.#index.length > 0) {
+      const entry = this.#index[0]!;
+      const json = entry.json ?? this.#read(entry.slot)?.json;
       if (json !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json };
-      this.dropped += entry.count; // vanished or damaged since written: logged by the ring
+      this.dropped += entry.count; // vanished or damaged since written
       this.remove(entry.seq);
     }
     return undefined;
   }
 
-  /**
-   * Rewrites a queued batch with the records left after a refusal was split
-   * (src/report/refusal.ts); its place in the queue is kept. Unknown `seq`: ignored.
-   */
+  /** Rewrites a queued batch with the records left after a refused write, in its place. */
   replace(batch: OutboxBatch, json: string, count: number): void {
-    const entry = this.index.find((e) => e.seq === batch.seq);
+    const entry = this.#index.find((e) => e.seq === batch.seq);
     if (entry === undefined) return;
-    if (count < 1) {
-      this.remove(batch.seq);
-      return;
-    }
+    if (count < 1) return this.remove(batch.seq);
     const bytes = byteLength(json);
-    if (entry.key !== undefined) this.ring.release(entry.key);
-    entry.key = undefined;
-    entry.json = json;
+    this.#release(entry.slot);
     this.records += count - entry.count;
     this.bytes += bytes - entry.bytes;
-    entry.count = count;
-    entry.bytes = bytes;
-    if (this.offline) this.persist();
+    Object.assign(entry, { slot: -1, json, count, bytes });
+    if (this.#offline) this.persist();
   }
 
   /** A delivery failed: write everything queued, and keep writing what comes until `deliveryOk`. */
   deliveryFailed(): void {
-    this.offline = true;
+    this.#offline = true;
     this.persist();
   }
 
   /** A delivery succeeded: new batches stay in RAM again. */
   deliveryOk(): void {
-    this.offline = false;
-    this.cancelTimer();
+    this.#offline = false;
+    this.#cancelTimer();
   }
 
-  /** Writes every batch still only in RAM to the store (a clean stop, a failed delivery). */
+  /** Writes every batch still only in RAM into the lowest free slots (a clean stop, a failed delivery). */
   persist(): void {
-    this.cancelTimer();
-    for (const entry of this.index) {
-      if (entry.key !== undefined || entry.json === undefined) continue;
-      let key: string | undefined;
+    this.#cancelTimer();
+    for (const entry of this.#index) {
+      if (entry.json === undefined) continue;
+      const slot = this.#taken.indexOf(false);
+      if (slot < 0) return this.#trouble('outbox: store full, RAM only', undefined);
       try {
-        key = this.ring.write(entry.seq, entry.lane, entry.count, entry.json);
+        this.#store.set(this.#key(slot), encodeEntry(entry.seq, entry.lane, entry.count, entry.json));
       } catch (e) {
-        this.trouble('outbox: store write failed; batches kept in RAM only', e);
-        return;
+        return this.#trouble('outbox: store write failed, RAM only', e);
       }
-      if (key === undefined) {
-        this.trouble('outbox: every store slot is taken; newer batches kept in RAM only', undefined);
-        return;
-      }
-      entry.key = key;
+      this.#taken[slot] = true;
+      entry.slot = slot;
       entry.json = undefined;
     }
-    this.storeTrouble = false;
+    this.#storeTrouble = false;
   }
 
   get batches(): number {
-    return this.index.length;
+    return this.#index.length;
   }
 
-  /** Batches held in the store now. */
+  /** Ring slots in use now. */
   get persisted(): number {
-    return this.ring.used;
+    return this.#taken.filter(Boolean).length;
   }
 
   /** The write-behind delay: the base while the ring is at most half used, then doubling per eighth. */
   persistDelayMs(): number {
-    const eighths = Math.floor((8 * this.ring.used) / this.options.storeSlots);
+    const eighths = Math.floor((8 * this.persisted) / this.#taken.length);
     return this.options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
   }
 
-  private cancelTimer(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+  /** Removes a delivered (or refused) batch; unknown sequence numbers are ignored. */
+  remove(seq: number): void {
+    const i = this.#index.findIndex((e) => e.seq === seq);
+    if (i < 0) return;
+    const entry = this.#index.splice(i, 1)[0]!;
+    this.records -= entry.count;
+    this.bytes -= entry.bytes;
+    this.#release(entry.slot);
   }
 
-  private readonly onPersistTimer = (): void => {
-    this.timer = undefined;
-    if (this.offline) this.persist();
+  #cancelTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+  }
+  readonly #onPersistTimer = (): void => {
+    this.#timer = undefined;
+    if (this.#offline) this.persist();
   };
 
-  /**
-   * Joins a batch to the newest queued batch of its lane when that one is
-   * still only in RAM and not at the head (the head may be in flight): fewer
-   * requests after a backlog, fewer store writes offline. Order within a lane
-   * is kept; the two lanes go to different endpoints.
-   */
-  private coalesce(lane: Lane, json: string, count: number, bytes: number): boolean {
-    for (let i = this.index.length - 1; i >= 1; i--) {
-      const entry = this.index[i]!;
+  /** Joins a batch to its lane's newest RAM batch, not the head (in flight), within the entry bounds. */
+  #coalesce(lane: Lane, json: string, count: number, bytes: number): boolean {
+    for (let i = this.#index.length - 1; i >= 1; i--) {
+      const entry = this.#index[i]!;
       if (entry.lane !== lane) continue;
-      if (entry.json === undefined || entry.key !== undefined) return false;
-      if (entry.bytes + bytes - 1 > this.options.maxEntryBytes) return false;
-      if (entry.count + count > this.options.maxEntryRecords) return false;
+      const { maxEntryBytes, maxEntryRecords } = this.options;
+      if (entry.json === undefined || entry.bytes + bytes - 1 > maxEntryBytes) return false;
+      if (entry.count + count > maxEntryRecords) return false;
       entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
       entry.count += count;
       entry.bytes += bytes - 1;
@@ -200,34 +183,66 @@ export class Outbox {
     return false;
   }
 
-  private trouble(message: string, error: unknown): void {
-    if (this.storeTrouble) return;
-    this.storeTrouble = true;
+  /** Logs store trouble once until a persist succeeds again. */
+  #trouble(message: string, error: unknown): void {
+    if (this.#storeTrouble) return;
+    this.#storeTrouble = true;
     const reason = error === undefined ? undefined : toAgentError(error).message;
-    this.logger.log('warn', message, { persisted: this.ring.used, queued: this.index.length, reason });
+    this.#logger.log('warn', message, { persisted: this.persisted, reason });
   }
 
-  /** Removes a delivered (or refused) batch; unknown sequence numbers are ignored. */
-  remove(seq: number): void {
-    const i = this.index.findIndex((e) => e.seq === seq);
-    if (i < 0) return;
-    const [entry] = this.index.splice(i, 1);
-    this.records -= entry!.count;
-    this.bytes -= entry!.bytes;
-    if (entry!.key !== undefined) this.ring.release(entry!.key);
+  #key(slot: number): string {
+    return `${this.options.prefix}r${String(slot).padStart(3, '0')}`;
   }
 
-  /** Rebuilds the queue from the store (after a restart); damage is logged and skipped, never fatal. */
-  private load(): void {
-    for (const batch of this.ring.load()) {
+  /** Deletes a slot's entry and frees the slot (kept taken when the delete fails). */
+  #release(slot: number, logged = true): void {
+    let taken = false;
+    try {
+      if (slot >= 0) this.#store.delete(this.#key(slot));
+    } catch (e) {
+      taken = true;
+      if (logged) this.#logger.log('warn', 'outbox: store delete failed', { slot, reason: toAgentError(e).message });
+    }
+    if (slot >= 0 && slot < this.#taken.length) this.#taken[slot] = taken;
+  }
+
+  /** A slot's batch; undefined when it vanished or is damaged (then counted, removed, logged once per boot). */
+  #read(slot: number): OutboxBatch | undefined {
+    const key = this.#key(slot);
+    let reason = 'garbled';
+    try {
+      const text = this.#store.get(key);
+      if (text === undefined) return undefined;
+      const batch = decodeEntry(text);
+      if (batch !== undefined) return batch;
+    } catch (e) {
+      reason = toAgentError(e).message;
+    }
+    if (this.damaged++ === 0) this.#logger.log('warn', 'outbox: damaged store entry removed', { key, reason });
+    this.#release(slot, false);
+    return undefined;
+  }
+
+  /** Rebuilds the queue from the ring (after a restart). */
+  #load(): void {
+    const prefix = this.options.prefix;
+    for (const key of this.#store.keys(prefix)) {
+      const name = slotName.exec(key.slice(prefix.length));
+      if (name === null) continue;
+      const slot = Number(name[1]);
+      const batch = this.#read(slot);
+      if (batch === undefined) continue;
+      if (slot < this.#taken.length) this.#taken[slot] = true;
       const bytes = byteLength(batch.json);
-      this.index.push({ seq: batch.seq, lane: batch.lane, count: batch.count, bytes, json: undefined, key: batch.key });
+      this.#index.push({ ...batch, bytes, json: undefined, slot });
       this.records += batch.count;
       this.bytes += bytes;
-      if (batch.seq >= this.nextSeq) this.nextSeq = batch.seq + 1;
+      if (batch.seq >= this.#nextSeq) this.#nextSeq = batch.seq + 1;
     }
-    if (this.index.length > 0) {
-      this.logger.log('info', 'outbox restored', { batches: this.index.length, records: this.records });
+    this.#index.sort((a, b) => a.seq - b.seq);
+    if (this.#index.length > 0) {
+      this.#logger.log('info', 'outbox: restored', { batches: this.#index.length, records: this.records });
     }
   }
 }

@@ -31,18 +31,27 @@ export interface ReporterOptions {
 }
 
 export class Reporter {
-  private readonly held: HeldRecord[] = [];
-  private waiting = false;
-  private readonly names = new Map<string, string>();
+  readonly #held: HeldRecord[] = [];
+  #waiting = false;
+  readonly #names = new Map<string, string>();
+  readonly #wallTime: WallTime;
+  readonly #batcher: Batcher;
+  readonly #counters: AgentCounters;
+  readonly #maxHeld: number;
   /** Held records dropped because the held buffer was full (oldest first). */
   droppedHeld = 0;
 
   constructor(
-    private readonly wallTime: WallTime,
-    private readonly batcher: Batcher,
-    private readonly counters: AgentCounters,
-    private readonly options: ReporterOptions = { maxHeld: 2000 },
-  ) {}
+    wallTime: WallTime,
+    batcher: Batcher,
+    counters: AgentCounters,
+    options: ReporterOptions = { maxHeld: 2000 },
+  ) {
+    this.#wallTime = wallTime;
+    this.#batcher = batcher;
+    this.#counters = counters;
+    this.#maxHeld = options.maxHeld;
+  }
 
   /**
    * Reports one channel sample taken at monotonic `monotonicMs`. `prompt`: the
@@ -50,31 +59,25 @@ export class Reporter {
    * its own small batch (Batcher.add), not after the batch timer.
    */
   channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
-    if (!isLocationChannel) {
-      const name = this.reportedName(key);
-      if (sample.ok) this.state(name, true, sample.value, 0, monotonicMs, prompt);
-      else this.state(name, false, undefined, sample.errno, monotonicMs, prompt);
-      return;
-    }
-    if (!sample.ok) {
-      for (const field of LocationFields) {
-        this.state(`${key}.${field}${StateSide.reported}`, false, undefined, sample.errno, monotonicMs, prompt);
+    const value = sample.ok ? sample.value : undefined;
+    const errno = sample.ok ? 0 : sample.errno;
+    const location = isLocationChannel && sample.ok && isLocation(sample.value) ? sample.value : undefined;
+    if (!isLocationChannel || (sample.ok && location === undefined)) {
+      let name = this.#names.get(key); // `<key>.reported`, made once per key
+      if (name === undefined) {
+        if (this.#names.size >= 512) this.#names.clear();
+        this.#names.set(key, (name = key + StateSide.reported));
       }
-      return;
-    }
-    const location = sample.value;
-    if (!isLocation(location)) {
-      this.state(key + StateSide.reported, true, location, 0, monotonicMs, prompt);
-      return;
+      return this.state(name, sample.ok, value, errno, monotonicMs, prompt);
     }
     const copy: Record<string, number> = {};
     for (const field of LocationFields) {
-      const v = location[field];
-      if (v === undefined) continue;
-      copy[field] = v;
-      this.state(`${key}.${field}${StateSide.reported}`, true, v, 0, monotonicMs, prompt);
+      const v = location?.[field];
+      if (sample.ok && v === undefined) continue;
+      if (v !== undefined) copy[field] = v;
+      this.state(`${key}.${field}${StateSide.reported}`, sample.ok, v, errno, monotonicMs, prompt);
     }
-    this.measurement(key, copy, monotonicMs, prompt);
+    if (sample.ok) this.measurement(key, copy, monotonicMs, prompt);
   }
 
   /** One state record (`name` includes `.reported`). */
@@ -86,18 +89,22 @@ export class Reporter {
     monotonicMs: number,
     prompt = false,
   ): void {
-    this.counters.reported++;
-    this.add('s', name, ok, value, errno, monotonicMs, prompt);
+    this.#counters.reported++;
+    this.#add('s', name, ok, value, errno, monotonicMs, prompt);
   }
 
   /** One measurement record (application API and location channels). */
   measurement(metric: string, value: unknown, monotonicMs: number, prompt = false): void {
-    this.counters.reported++;
-    this.add('m', metric, true, value, 0, monotonicMs, prompt);
+    this.#counters.reported++;
+    this.#add('m', metric, true, value, 0, monotonicMs, prompt);
+  }
+
+  get heldCount(): number {
+    return this.#held.length;
   }
 
   /** Stamps and batches a record (the held ones first), or holds it while the wall time is unknown. */
-  private add(
+  #add(
     lane: Lane,
     name: string,
     ok: boolean,
@@ -106,55 +113,40 @@ export class Reporter {
     monotonicMs: number,
     prompt: boolean,
   ): void {
-    const unixMs = this.wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.hold({ lane, name, ok, value, errno, monotonicMs });
-    if (this.held.length > 0) this.release();
+    const unixMs = this.#wallTime.toWallMs(monotonicMs);
+    if (unixMs === undefined) return this.#hold({ lane, name, ok, value, errno, monotonicMs });
+    if (this.#held.length > 0) this.#release();
     const record =
       lane === 'm'
         ? encodeMeasurement(name, value, unixMs)
         : ok
           ? encodeStateValue(name, value as SampleValue, unixMs)
           : encodeStateError(name, errno, unixMs);
-    this.batcher.add(lane, record, prompt);
+    this.#batcher.add(lane, record, prompt);
   }
 
-  /** `<key>.reported`, cached per key so a report does not build the string again. */
-  private reportedName(key: string): string {
-    let name = this.names.get(key);
-    if (name === undefined) {
-      if (this.names.size >= 512) this.names.clear();
-      name = key + StateSide.reported;
-      this.names.set(key, name);
-    }
-    return name;
-  }
-
-  get heldCount(): number {
-    return this.held.length;
-  }
-
-  private hold(record: HeldRecord): void {
-    if (this.held.length >= this.options.maxHeld) {
-      this.held.shift();
+  #hold(record: HeldRecord): void {
+    if (this.#held.length >= this.#maxHeld) {
+      this.#held.shift();
       this.droppedHeld++;
     }
-    this.held.push(record);
-    this.counters.held = this.held.length;
-    if (!this.waiting) {
-      this.waiting = true;
-      this.wallTime.onKnown(this.onTimeKnown);
+    this.#held.push(record);
+    this.#counters.held = this.#held.length;
+    if (!this.#waiting) {
+      this.#waiting = true;
+      this.#wallTime.onKnown(this.#onTimeKnown);
     }
   }
 
-  private readonly onTimeKnown = (): void => {
-    this.waiting = false;
-    this.release();
+  readonly #onTimeKnown = (): void => {
+    this.#waiting = false;
+    this.#release();
   };
 
   /** Stamps and batches every held record, oldest first. */
-  private release(): void {
-    const records = this.held.splice(0, this.held.length);
-    this.counters.held = 0;
-    for (const r of records) this.add(r.lane, r.name, r.ok, r.value, r.errno, r.monotonicMs, false);
+  #release(): void {
+    const records = this.#held.splice(0, this.#held.length);
+    this.#counters.held = 0;
+    for (const r of records) this.#add(r.lane, r.name, r.ok, r.value, r.errno, r.monotonicMs, false);
   }
 }

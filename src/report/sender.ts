@@ -1,21 +1,21 @@
 /**
  * Delivers the outbox to the service, oldest batch first, one request at a
  * time (at-least-once, in order): a batch leaves the outbox only after a 2xx.
- * Failures retry with the injected policy (FullJitterBackoff by default: a
- * device never gives up). 401/403 are not retried blindly: the sender waits
- * `authRetryMs` (long) and logs once per outage. A batch the service refuses as
- * malformed (400, 413, 422) would block the queue forever, so it is dropped,
- * counted in `rejected` and logged; with a refusal handler (400, 422), the
- * handler first splits off the records of channels no longer configured and
- * the rest is delivered (src/report/refusal.ts); a batch refused with no such
- * record is halved until the records refused on their own are found and dropped
- * (src/report/isolate.ts), so valid records are never dropped with them.
+ * Failures retry with the injected policy (a device never gives up); after a
+ * 401/403 the sender waits `authRetryMs`. The outbox learns each outcome (it
+ * writes to the store only once a delivery has failed).
  *
- * The outbox learns each outcome (it writes to the store only once a delivery
- * has failed, and writes the rest at `stop`). `retryNow` cuts a back-off
- * short when the service is known to be back: the agent calls it on any
- * successful request (a configuration read, the desired resync after a hub
- * reconnect), so delivery resumes at once instead of after up to 60 s.
+ * A refused write (400, 422) never takes valid records down with it
+ * (docs/decisions.md): with `refusals` set, the configuration is re-read and
+ * the records of removed channels are split off (refusal.ts); a batch still
+ * refused is halved, and halved again, until the records refused on their own
+ * are found and dropped. Records keep their order; what is delivered leaves the
+ * outbox at once, so a network failure midway requeues only the rest. A batch
+ * refused for its size (413) or a single refused record is dropped, counted in
+ * `rejected`.
+ *
+ * `retryNow` cuts a back-off short when the service is known to be back (the
+ * agent calls it on any successful request).
  */
 import type { AgentCounters } from '../agent/counters.js';
 import { AgentError, toAgentError } from '../errors.js';
@@ -23,10 +23,9 @@ import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
-import { isolateRefused, refusesContent } from './isolate.js';
 import type { Outbox } from './outbox.js';
-import type { OutboxBatch } from './outbox-options.js';
-import type { RefusalHandler } from './refusal.js';
+import type { Lane, OutboxBatch } from './outbox-options.js';
+import { splitGone, type KnownChannels } from './refusal.js';
 
 export type SenderState = 'idle' | 'sending' | 'waiting' | 'stopped';
 
@@ -35,203 +34,215 @@ export interface SenderOptions {
   authRetryMs: number;
 }
 
-/** A refusal of the batch itself: its content (400, 422: may name a record), or its size (413). */
-function refusesBatch(error: AgentError): boolean {
-  return refusesContent(error) || (error.code === 'http.status' && error.status === 413);
+/** What the sender needs to split a refused batch (the agent's configuration). */
+export interface Refusals {
+  /** Re-reads the configuration from the service; rejects when it cannot be read. */
+  refresh(): Promise<void>;
+  channels: KnownChannels;
+}
+
+/** Whether an answer refuses the request's content (400, 422), not a failure of the network or the service. */
+function refusesContent(error: AgentError): boolean {
+  return error.code === 'http.status' && (error.status === 400 || error.status === 422);
+}
+
+function halves(records: readonly string[]): string[][] {
+  const middle = Math.ceil(records.length / 2);
+  return [records.slice(0, middle), records.slice(middle)];
 }
 
 export class Sender {
-  private state: SenderState = 'idle';
-  private attempt = 0;
-  private timer: TimerHandle | undefined;
-  private authFailed = false;
+  #state: SenderState = 'idle';
+  #attempt = 0;
+  #timer: TimerHandle | undefined;
+  #authFailed = false;
+  readonly #clock: Clock;
+  readonly #client: ServiceClient;
+  readonly #outbox: Outbox;
+  readonly #policy: RetryPolicy;
+  readonly #logger: Logger;
+  readonly #counters: AgentCounters;
+  readonly #authRetryMs: number;
   /** Whether the last request reached the service. */
   online = false;
-  /** Splits refused batches (400, 422) before anything is dropped; without it, they are dropped whole. */
-  refusals: RefusalHandler | undefined;
+  /** Splits refused batches (400, 422) before anything is dropped; without it, they are isolated at once. */
+  refusals: Refusals | undefined;
 
   constructor(
-    private readonly clock: Clock,
-    private readonly client: ServiceClient,
-    private readonly outbox: Outbox,
-    private readonly policy: RetryPolicy,
-    private readonly logger: Logger,
-    private readonly counters: AgentCounters,
-    private readonly options: SenderOptions = { authRetryMs: 300000 },
-  ) {}
+    clock: Clock,
+    client: ServiceClient,
+    outbox: Outbox,
+    policy: RetryPolicy,
+    logger: Logger,
+    counters: AgentCounters,
+    options: SenderOptions = { authRetryMs: 300000 },
+  ) {
+    this.#clock = clock;
+    this.#client = client;
+    this.#outbox = outbox;
+    this.#policy = policy;
+    this.#logger = logger;
+    this.#counters = counters;
+    this.#authRetryMs = options.authRetryMs;
+  }
 
   get current(): SenderState {
-    return this.state;
+    return this.#state;
   }
 
   /** Starts a delivery if idle and something is queued. */
   kick(): void {
-    if (this.state !== 'idle' || this.outbox.batches === 0) return;
-    void this.sendNext();
+    if (this.#state === 'idle' && this.#outbox.batches > 0) void this.#sendNext();
   }
 
   /** Retries at once (e.g. after a successful config read shows the service is back). */
   retryNow(): void {
-    if (this.state !== 'waiting') return;
-    this.cancelTimer();
-    this.state = 'idle';
+    if (this.#state !== 'waiting') return;
+    this.#cancelTimer();
+    this.#state = 'idle';
     this.kick();
   }
 
   /** Stops delivering; what is queued is written to the store for the next run. */
   stop(): void {
-    this.cancelTimer();
-    this.state = 'stopped';
-    this.outbox.persist();
+    this.#cancelTimer();
+    this.#state = 'stopped';
+    this.#outbox.persist();
   }
 
-  private async sendNext(): Promise<void> {
-    const batch = this.outbox.peek();
+  async #sendNext(): Promise<void> {
+    const batch = this.#outbox.peek();
     if (batch === undefined) return;
-    this.state = 'sending';
+    this.#state = 'sending';
     try {
-      await this.post(batch.lane, batch.json);
-      if (this.stopped) return;
-      this.outbox.remove(batch.seq);
-      this.outbox.deliveryOk();
-      this.counters.sent += batch.count;
-      this.counters.requests++;
-      this.attempt = 0;
-      this.online = true;
-      if (this.authFailed) this.logger.log('info', 'service accepts the token again');
-      this.authFailed = false;
-      this.state = 'idle';
+      await this.#post(batch.lane, batch.json);
+      if (this.#stopped()) return;
+      this.#outbox.remove(batch.seq);
+      this.#delivered(batch.count);
+      this.#state = 'idle';
     } catch (e) {
-      if (this.stopped) return;
-      this.counters.failures++;
+      if (this.#stopped()) return;
+      this.#counters.failures++;
       const error = toAgentError(e);
-      if (this.refusals !== undefined && refusesContent(error)) {
-        await this.onRefused(this.refusals, error, batch);
-      } else {
-        this.onFailure(error, batch.seq, batch.count);
+      if (!refusesContent(error)) this.#failed(error, batch.seq, batch.count);
+      else if (this.refusals === undefined || (await this.#split(this.refusals, error, batch))) {
+        if (this.#stopped()) return;
+        if (batch.count > 1) await this.#isolate(batch);
+        else this.#failed(error, batch.seq, 1);
       }
     }
     this.kick();
   }
 
-  /** A refused batch: split off the records of removed channels and send the rest, or drop it as malformed. */
-  private async onRefused(refusals: RefusalHandler, error: AgentError, batch: OutboxBatch): Promise<void> {
+  /** A refused batch: re-reads the configuration and splits off removed channels; true when none was found. */
+  async #split(refusals: Refusals, error: AgentError, batch: OutboxBatch): Promise<boolean> {
     this.online = true;
-    const outcome = await refusals.handle(batch);
-    if (this.stopped) return;
-    if (outcome.kind === 'split') {
-      this.outbox.replace(batch, outcome.json, outcome.count);
-      this.state = 'idle';
-    } else if (outcome.kind === 'malformed' && batch.count > 1) {
-      await this.isolate(batch);
-    } else if (outcome.kind === 'malformed') {
-      this.onFailure(error, batch.seq, batch.count);
-    } else {
-      this.logger.log('warn', 'service refused a batch; configuration not readable, retrying', {
-        status: error.status,
-        reason: outcome.reason,
-      });
-      this.wait(this.policy.nextDelayMs(++this.attempt) ?? this.options.authRetryMs);
+    try {
+      await refusals.refresh();
+    } catch (e) {
+      if (this.#stopped()) return false;
+      const reason = toAgentError(e).message;
+      this.#logger.log('warn', 'sender: refused, configuration not readable', { status: error.status, reason });
+      this.#wait(this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs);
+      return false;
     }
+    if (this.#stopped()) return false;
+    const split = splitGone(batch, refusals.channels, this.#counters, this.#logger);
+    if (split === undefined) return true;
+    this.#outbox.replace(batch, split.json, split.count);
+    this.#state = 'idle';
+    return false;
   }
 
-  /** A batch refused with no removed channel in it: deliver it around the records refused on their own. */
-  private async isolate(batch: OutboxBatch): Promise<void> {
-    const records = (JSON.parse(batch.json) as unknown[]).map((record) => JSON.stringify(record));
+  /** Halves a refused batch down to the records refused on their own, which are dropped. */
+  async #isolate(batch: OutboxBatch): Promise<void> {
+    const pending = halves((JSON.parse(batch.json) as unknown[]).map((record) => JSON.stringify(record)));
     let left = batch.count;
     try {
-      await isolateRefused(records, {
-        post: (json) => {
-          if (this.stopped) throw new AgentError('closed', 'sender stopped');
-          return this.post(batch.lane, json);
-        },
-        remaining: (json, count) => {
-          left = count;
-          this.outbox.replace(batch, json, count);
-        },
-        delivered: (count) => {
-          this.counters.sent += count;
-          this.counters.requests++;
-        },
-        dropped: (record, error) => {
-          this.counters.rejected++;
-          this.logger.log('error', 'service refused a record; dropped', {
-            status: error.status,
-            record: record.length > 160 ? `${record.slice(0, 160)}...` : record,
-            reason: error.message,
-          });
-        },
-      });
-      this.outbox.deliveryOk();
-      this.state = 'idle';
+      while (pending.length > 0) {
+        const chunk = pending.shift()!;
+        try {
+          if (this.#stopped()) throw new AgentError('closed', 'sender: stopped');
+          await this.#post(batch.lane, `[${chunk.join(',')}]`);
+          this.#delivered(chunk.length);
+        } catch (e) {
+          const error = toAgentError(e);
+          if (!refusesContent(error)) throw error;
+          if (chunk.length > 1) {
+            pending.unshift(...halves(chunk));
+            continue;
+          }
+          this.#counters.rejected++;
+          const record = chunk[0]!.slice(0, 160);
+          this.#logger.log('error', 'sender: record refused, dropped', { status: error.status, record });
+        }
+        left = pending.reduce((n, part) => n + part.length, 0);
+        this.#outbox.replace(batch, `[${pending.map((part) => part.join(',')).join(',')}]`, left);
+      }
+      this.#state = 'idle';
     } catch (e) {
-      if (!this.stopped) this.onFailure(toAgentError(e), batch.seq, left);
+      if (!this.#stopped()) this.#failed(toAgentError(e), batch.seq, left);
     }
   }
 
-  private post(lane: OutboxBatch['lane'], json: string): Promise<void> {
-    const path = lane === 's' ? Paths.statesWrite : Paths.measurementsWrite;
-    const field = lane === 's' ? 'states' : 'measurements';
-    return this.client.post(path, `${this.client.devicePrefix()}"${field}":${json}}`);
+  #post(lane: Lane, json: string): Promise<void> {
+    const [path, field] = lane === 's' ? [Paths.statesWrite, 'states'] : [Paths.measurementsWrite, 'measurements'];
+    return this.#client.post(path, `${this.#client.devicePrefix()}"${field}":${json}}`);
   }
 
-  private onFailure(error: AgentError, seq: number, count: number): void {
-    if (refusesBatch(error)) {
+  /** `count` records were accepted: the service is reachable and takes the token. */
+  #delivered(count: number): void {
+    this.#counters.sent += count;
+    this.#counters.requests++;
+    this.#attempt = 0;
+    this.online = true;
+    if (this.#authFailed) this.#logger.log('info', 'sender: token accepted');
+    this.#authFailed = false;
+    this.#outbox.deliveryOk();
+  }
+
+  /** A failed delivery: drop a refused batch, or wait and retry (logged when the outage begins). */
+  #failed(error: AgentError, seq: number, count: number): void {
+    this.#state = 'idle';
+    if (refusesContent(error) || (error.code === 'http.status' && error.status === 413)) {
       this.online = true;
-      this.outbox.remove(seq);
-      this.counters.rejected += count;
-      this.logger.log('error', 'service refused a batch; dropped', {
-        status: error.status,
-        records: count,
-        reason: error.message,
-      });
-      this.state = 'idle';
-      return;
+      this.#outbox.remove(seq);
+      this.#counters.rejected += count;
+      const fields = { status: error.status, records: count, reason: error.message };
+      return this.#logger.log('error', 'sender: batch refused, dropped', fields);
     }
-    this.outbox.deliveryFailed();
-    let delayMs: number;
+    this.#outbox.deliveryFailed();
     if (error.code === 'auth') {
       this.online = true;
-      if (!this.authFailed)
-        this.logger.log('error', 'service refused the token; not retrying blindly', {
-          status: error.status,
-          retryInMs: this.options.authRetryMs,
-        });
-      this.authFailed = true;
-      delayMs = this.options.authRetryMs;
-    } else {
-      this.online = false;
-      this.attempt++;
-      delayMs = this.policy.nextDelayMs(this.attempt) ?? this.options.authRetryMs;
-      this.logger.log(this.attempt === 1 ? 'warn' : 'debug', 'delivery failed; retrying', {
-        code: error.code,
-        status: error.status,
-        attempt: this.attempt,
-        delayMs,
-      });
+      if (!this.#authFailed) this.#logger.log('error', 'sender: token refused', { status: error.status });
+      this.#authFailed = true;
+      return this.#wait(this.#authRetryMs);
     }
-    this.wait(delayMs);
+    this.online = false;
+    const delayMs = this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs;
+    if (this.#attempt === 1) this.#logger.log('warn', 'sender: delivery failed', { code: error.code, delayMs });
+    this.#wait(delayMs);
   }
 
   /** Whether `stop` was called (while a request was out, too). */
-  private get stopped(): boolean {
-    return this.state === 'stopped';
+  #stopped(): boolean {
+    return this.#state === 'stopped';
   }
 
-  private cancelTimer(): void {
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
-    this.timer = undefined;
+  #cancelTimer(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#timer = undefined;
   }
 
-  private wait(delayMs: number): void {
-    this.state = 'waiting';
-    this.timer = this.clock.setTimer(this.onRetry, delayMs);
+  #wait(delayMs: number): void {
+    this.#state = 'waiting';
+    this.#timer = this.#clock.setTimer(this.#onRetry, delayMs);
   }
 
-  private readonly onRetry = (): void => {
-    this.timer = undefined;
-    if (this.state !== 'waiting') return;
-    this.state = 'idle';
+  readonly #onRetry = (): void => {
+    this.#timer = undefined;
+    if (this.#state !== 'waiting') return;
+    this.#state = 'idle';
     this.kick();
   };
 }

@@ -35,34 +35,41 @@ export function fnv1a36(text: string): string {
   return h.toString(36);
 }
 
-export class PreferenceStore implements KeyValueStore {
-  constructor(
-    private readonly preference: PreferenceApi,
-    /** NVS domain, at most 15 characters. */
-    private readonly domain = 'agent',
-    private readonly maxValueBytes = 8000,
-    /** Slot base name of a key, at most 12 characters (tests inject collisions). */
-    private readonly hash: (key: string) => string = fnv1a36,
-  ) {}
+/** Slot names of a hash chain: `base`, `base.1`, `base.2`, ... (kept contiguous). */
+function slotName(base: string, index: number): string {
+  return index === 0 ? base : `${base}.${index}`;
+}
 
-  private read(slot: string): [string, string] | undefined {
-    const raw = this.preference.get(this.domain, slot);
+export class PreferenceStore implements KeyValueStore {
+  readonly #preference: PreferenceApi;
+  readonly #domain: string;
+  readonly #maxValueBytes: number;
+  readonly #hash: (key: string) => string;
+
+  /**
+   * `domain`: the NVS domain, at most 15 characters. `hash`: a key's slot base
+   * name, at most 12 characters (tests inject collisions).
+   */
+  constructor(preference: PreferenceApi, domain = 'agent', maxValueBytes = 8000, hash = fnv1a36) {
+    this.#preference = preference;
+    this.#domain = domain;
+    this.#maxValueBytes = maxValueBytes;
+    this.#hash = hash;
+  }
+
+  #read(slot: string): [string, string] | undefined {
+    const raw = this.#preference.get(this.#domain, slot);
     if (typeof raw !== 'string') return undefined;
     const at = raw.indexOf(SEPARATOR);
     return at < 0 ? undefined : [raw.slice(0, at), raw.slice(at + 1)];
   }
 
-  /** Slot names of a hash chain: `base`, `base.1`, `base.2`, ... (kept contiguous). */
-  private static slotName(base: string, index: number): string {
-    return index === 0 ? base : `${base}.${index}`;
-  }
-
   /** The slot holding `key` (`found`), or the first free slot of its chain. */
-  private slot(key: string): { slot: string; found: boolean; base: string; index: number } {
-    const base = this.hash(key);
+  #slot(key: string): { slot: string; found: boolean; base: string; index: number } {
+    const base = this.#hash(key);
     for (let index = 0; index < MAX_PROBES; index++) {
-      const slot = PreferenceStore.slotName(base, index);
-      const entry = this.read(slot);
+      const slot = slotName(base, index);
+      const entry = this.#read(slot);
       if (entry === undefined) return { slot, found: false, base, index };
       if (entry[0] === key) return { slot, found: true, base, index };
     }
@@ -70,38 +77,36 @@ export class PreferenceStore implements KeyValueStore {
   }
 
   get(key: string): string | undefined {
-    const { slot, found } = this.slot(key);
-    return found ? this.read(slot)?.[1] : undefined;
+    const { slot, found } = this.#slot(key);
+    return found ? this.#read(slot)?.[1] : undefined;
   }
 
   set(key: string, value: string): void {
     const record = key + SEPARATOR + value;
-    if (exceedsBytes(record, this.maxValueBytes)) {
-      throw new AgentError('too-large', `store: ${key} is over ${this.maxValueBytes} bytes`);
+    if (exceedsBytes(record, this.#maxValueBytes)) {
+      throw new AgentError('too-large', `store: ${key} over ${this.#maxValueBytes} B`);
     }
-    this.preference.set(this.domain, this.slot(key).slot, record);
+    this.#preference.set(this.#domain, this.#slot(key).slot, record);
   }
 
   delete(key: string): void {
-    const { slot, found, base, index } = this.slot(key);
+    const { slot, found, base, index } = this.#slot(key);
     if (!found) return;
     // Keep the chain contiguous: the chain's last entry moves into the hole.
     let last = index;
-    while (last + 1 < MAX_PROBES && this.read(PreferenceStore.slotName(base, last + 1)) !== undefined) last++;
+    while (last + 1 < MAX_PROBES && this.#read(slotName(base, last + 1)) !== undefined) last++;
+    const lastSlot = slotName(base, last);
     if (last > index) {
-      const lastSlot = PreferenceStore.slotName(base, last);
-      const moved = this.preference.get(this.domain, lastSlot);
-      if (typeof moved === 'string') this.preference.set(this.domain, slot, moved);
-      this.preference.delete(this.domain, lastSlot);
-    } else {
-      this.preference.delete(this.domain, slot);
+      const moved = this.#preference.get(this.#domain, lastSlot);
+      if (typeof moved === 'string') this.#preference.set(this.#domain, slot, moved);
     }
+    this.#preference.delete(this.#domain, lastSlot);
   }
 
   keys(prefix: string): string[] {
     const out: string[] = [];
-    for (const slot of this.preference.keys(this.domain)) {
-      const key = this.read(slot)?.[0];
+    for (const slot of this.#preference.keys(this.#domain)) {
+      const key = this.#read(slot)?.[0];
       if (key !== undefined && key.startsWith(prefix)) out.push(key);
     }
     return out.sort();

@@ -68,7 +68,7 @@ describe('e2e: offline and restart', function () {
       newest,
       'what remains is the newest, in order',
     );
-    assert.ok(run.log.find('warn', 'outbox full').length > 0);
+    assert.ok(run.log.find('warn', 'outbox: full').length > 0);
     run.stop();
   });
 

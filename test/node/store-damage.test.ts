@@ -2,8 +2,8 @@
  * Store damage on a real directory (docs/agent.md, "Store damage"): the agent
  * starts on a FileStore holding an unreadable entry (a directory where a file
  * should be), a truncated batch, a garbled one, a foreign file and a cached
- * configuration that cannot be read; it names each damaged entry in a warning
- * and delivers every readable batch.
+ * configuration that cannot be read; it logs the outbox's damage once, removes
+ * what it can, and delivers every readable batch.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +47,7 @@ describe('FileStore: damage', () => {
     assert.deepEqual(store.keys(''), ['outbox/r001']);
   });
 
-  it('the agent starts, names every damaged entry, and delivers every readable batch', async () => {
+  it('the agent starts, logs the damage once, removes it, and delivers every readable batch', async () => {
     writeFileSync(file(dir, 'outbox/r000'), `s2@1|[${record(1)},${record(2)}]`);
     mkdirSync(file(dir, 'outbox/r001')); // unreadable: EISDIR
     writeFileSync(file(dir, 'outbox/r002'), `s2@3|[${record(3)},${record(4).slice(0, 20)}`); // truncated
@@ -70,17 +70,17 @@ describe('FileStore: damage', () => {
     await clock.advanceAsync(100);
     const named = (text: string): unknown[] =>
       logger.find('warn', text).map((l) => l.fields?.['key'] ?? l.fields?.['reason']);
-    assert.deepEqual(named('unreadable store entry skipped'), ['outbox/r001']);
-    assert.deepEqual(named('damaged store entry moved aside'), ['outbox/r002', 'outbox/r003']);
-    assert.deepEqual(named('foreign store entry skipped'), ['outbox/readme']);
+    assert.deepEqual(named('damaged store entry removed'), ['outbox/r001'], 'once per boot, naming the first');
+    assert.equal(agent.outbox.damaged, 3);
     assert.deepEqual(named('cached configuration unreadable'), ['agent/channels']);
     assert.deepEqual(
       http.statesOf('count.reported').map((s) => s.value),
       [1, 2, 5],
     );
     assert.equal(agent.counters.queued, 0);
-    assert.ok(readFileSync(file(dir, 'outbox/damaged/r002'), 'utf8').startsWith('s2@3|'), 'kept for inspection');
-    assert.equal(existsSync(file(dir, 'outbox/r002')), false);
+    assert.equal(existsSync(file(dir, 'outbox/r002')), false, 'removed');
+    assert.equal(existsSync(file(dir, 'outbox/r003')), false, 'removed');
+    assert.equal(readFileSync(file(dir, 'outbox/readme'), 'utf8'), 'left by a person', 'not ours: left alone');
     agent.stop();
     logger.assertNoErrors();
   });

@@ -90,7 +90,7 @@ describe('agent: the configuration follows the service', () => {
     await w.clock.advanceAsync(1100);
     assert.equal(w.agent.counters.rejected, 1);
     assert.equal(w.agent.counters.queued, 0);
-    assert.equal(w.logger.find('error', 'service refused a batch; dropped').length, 1);
+    assert.equal(w.logger.find('error', 'batch refused, dropped').length, 1);
     w.http.writeStatus = undefined;
     w.pins.digital.set(4, true);
     await w.clock.advanceAsync(1200);

@@ -1,8 +1,8 @@
 /**
- * Store damage at start (docs/agent.md, "Store damage"): an unreadable,
- * truncated, garbled or foreign entry never stops the outbox; it is skipped
- * or moved aside with a warning that names it, and every readable batch is
- * delivered.
+ * Store damage (docs/agent.md, "Store damage"): an unreadable, truncated or
+ * garbled entry never stops the outbox; it is counted in `damaged`, logged
+ * once per boot and removed, and every readable batch is delivered. A foreign
+ * key under the prefix is left alone.
  */
 import { defaultOutboxOptions, type OutboxOptions } from '../../../src/report/outbox-options.js';
 import { Outbox } from '../../../src/report/outbox.js';
@@ -16,9 +16,14 @@ const opts: OutboxOptions = { ...defaultOutboxOptions, prefix: 'ob/', storeSlots
 /** A store in which some keys cannot be read (a directory where a file should be, an I/O error). */
 class DamagedStore extends FakeStore {
   readonly unreadable = new Set<string>();
+  readonly undeletable = new Set<string>();
   override get(key: string): string | undefined {
     if (this.unreadable.has(key)) throw new Error(`EISDIR: illegal operation on a directory, read (${key})`);
     return super.get(key);
+  }
+  override delete(key: string): void {
+    if (this.undeletable.has(key)) throw new Error(`EISDIR: illegal operation on a directory, unlink (${key})`);
+    super.delete(key);
   }
 }
 
@@ -45,64 +50,56 @@ function seeded(damaged: string | undefined): DamagedStore {
   return store;
 }
 
-/** The warning naming `key`, of which there must be exactly one. */
-function warningFor(logger: FakeLogger, text: string, key: string): void {
-  const lines = logger.find('warn', text).filter((l) => l.fields?.['key'] === key);
-  assert.equal(lines.length, 1, `one "${text}" warning naming ${key}: ${JSON.stringify(logger.lines)}`);
+/** The one damage warning of this boot, which names the first damaged key. */
+function warnedOnce(logger: FakeLogger, key: string): void {
+  const lines = logger.find('warn', 'damaged store entry removed');
+  assert.deepEqual(
+    lines.map((l) => l.fields?.['key']),
+    [key],
+    JSON.stringify(logger.lines),
+  );
 }
 
 describe('outbox: store damage', () => {
-  it('skips an unreadable entry, names it, retires its slot and delivers the rest', () => {
+  it('skips an unreadable entry, keeps its slot out of use and delivers the rest', () => {
     const store = seeded('s1@2|[{"b":2}]');
     store.unreadable.add('ob/r001');
+    store.undeletable.add('ob/r001');
     const { box, logger } = open(store);
-    warningFor(logger, 'unreadable store entry skipped', 'ob/r001');
+    warnedOnce(logger, 'ob/r001');
+    assert.equal(box.damaged, 1);
     assert.deepEqual(drain(box), ['[{"a":1}]', '[{"c":3},{"c":4}]']);
     for (let i = 0; i < 8; i++) {
       box.append('s', `[${i}]`, 1);
       box.append('m', `[${i}]`, 1);
       box.deliveryFailed();
     }
-    assert.equal(store.data.get('ob/r001'), 's1@2|[{"b":2}]', 'the retired slot is never written over');
-    assert.equal(box.persisted, 7);
+    assert.equal(store.data.get('ob/r001'), 's1@2|[{"b":2}]', 'the slot is never written over');
+    assert.equal(box.persisted, 8, 'seven batches and the slot kept out of use');
   });
 
-  it('moves a truncated entry aside, names it, and delivers the rest', () => {
-    const truncated = 's2@2|[{"b":2},{"b"';
-    const store = seeded(truncated);
+  it('removes truncated, garbled and mismatched entries, logs the first once, and delivers the rest', () => {
+    const store = seeded('s2@2|[{"b":2},{"b"');
+    for (const [i, text] of ['garbage', 'x1@2|[1]', 's3@2|[1]', 's1@2|{"b":2}', '', 's1|[5]'].entries()) {
+      store.set(`ob/r00${i + 3}`, text);
+    }
     const { box, logger } = open(store);
-    warningFor(logger, 'damaged store entry moved aside', 'ob/r001');
-    assert.equal(store.data.get('ob/damaged/r001'), truncated, 'kept for inspection');
-    assert.equal(store.data.has('ob/r001'), false, 'the slot is free again');
+    warnedOnce(logger, 'ob/r001');
+    assert.equal(box.damaged, 7);
+    assert.deepEqual([...store.data.keys()], ['ob/r000', 'ob/r002'], 'damaged entries removed, their slots free');
     assert.deepEqual(drain(box), ['[{"a":1}]', '[{"c":3},{"c":4}]']);
   });
 
-  it('moves aside an entry whose header is garbled or whose count does not match', () => {
-    for (const text of ['garbage', 'x1@2|[1]', 's3@2|[1]', 's1@2|{"b":2}', '']) {
-      const { box, logger } = open(seeded(text));
-      warningFor(logger, 'damaged store entry moved aside', 'ob/r001');
-      assert.deepEqual(drain(box), ['[{"a":1}]', '[{"c":3},{"c":4}]'], text);
-    }
-  });
-
-  it('skips a foreign key under the prefix, names it, leaves it alone', () => {
+  it('leaves a foreign key under the prefix alone, and delivers an entry beyond a smaller ring', () => {
     const store = seeded(undefined);
     store.set('ob/notes.txt', 'hello');
-    store.set('ob/r999', 's1@9|[9]'); // beyond this ring of 8
+    store.set('ob/r999', 's1@9|[9]'); // written with a larger ring
     const { box, logger } = open(store);
-    warningFor(logger, 'foreign store entry skipped', 'ob/notes.txt');
-    warningFor(logger, 'beyond the ring skipped', 'ob/r999');
-    assert.deepEqual(drain(box), ['[{"a":1}]', '[{"c":3},{"c":4}]']);
+    assert.equal(logger.lines.filter((l) => l.level === 'warn').length, 0);
+    assert.deepEqual(drain(box), ['[{"a":1}]', '[{"c":3},{"c":4}]', '[9]']);
     assert.equal(store.data.get('ob/notes.txt'), 'hello');
-  });
-
-  it('reads entries of the one-key-per-batch layout and deletes them once delivered', () => {
-    const store = new FakeStore();
-    store.set('ob/000000000005', 's1|[5]');
-    store.set('ob/r000', 's1@7|[7]');
-    const { box } = open(store);
-    assert.deepEqual(drain(box), ['[5]', '[7]']);
-    assert.equal(store.data.size, 0);
+    assert.equal(store.data.has('ob/r999'), false, 'deleted once delivered');
+    assert.equal(box.persisted, 0);
   });
 
   it('counts a batch whose entry was damaged after it was written as dropped', () => {
@@ -114,7 +111,8 @@ describe('outbox: store damage', () => {
     store.data.set('ob/r000', 's1@1|[1');
     assert.equal(box.peek()?.json, '[2]');
     assert.equal(box.dropped, 1);
-    warningFor(logger, 'damaged store entry moved aside', 'ob/r000');
+    warnedOnce(logger, 'ob/r000');
+    assert.equal(store.data.has('ob/r000'), false);
   });
 
   it('counts a batch whose entry became unreadable as dropped, and writes no more into that slot', () => {
@@ -124,9 +122,10 @@ describe('outbox: store damage', () => {
     box.append('m', '[2]', 1);
     box.deliveryFailed(); // r000 [1], r001 [2]
     store.unreadable.add('ob/r000');
+    store.undeletable.add('ob/r000');
     assert.equal(box.peek()?.json, '[2]');
     assert.equal(box.dropped, 1);
-    warningFor(logger, 'unreadable store entry skipped', 'ob/r000');
+    warnedOnce(logger, 'ob/r000');
     box.append('s', '[3]', 1);
     box.persist();
     assert.equal(store.data.get('ob/r002'), 's1@3|[3]', 'the next free slot, not the retired one');

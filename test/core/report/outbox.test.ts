@@ -137,7 +137,7 @@ describe('outbox', () => {
     box.deliveryFailed();
     box.deliveryFailed();
     assert.equal(store.data.size, 2);
-    assert.equal(logger.find('warn', 'every store slot is taken').length, 1);
+    assert.equal(logger.find('warn', 'outbox: store full').length, 1);
     assert.deepEqual(drain(box), ['[1]', '[2]', '[3]', '[4]']);
   });
 

@@ -1,7 +1,10 @@
-/** The refusal handler: which records of a refused batch go, which stay, and when nothing is decided. */
+/**
+ * Splitting a refused batch: which records go, which stay. (That nothing is dropped
+ * while the configuration cannot be read is proven through the agent, test/core/agent/follow-config.test.ts.)
+ */
 import { createCounters } from '../../../src/agent/counters.js';
-import { AgentError } from '../../../src/errors.js';
-import { RefusalHandler, type KnownChannels } from '../../../src/report/refusal.js';
+import type { OutboxBatch } from '../../../src/report/outbox-options.js';
+import { splitGone, type KnownChannels } from '../../../src/report/refusal.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { assert } from '../../support/assert.js';
 
@@ -10,16 +13,20 @@ const channels: KnownChannels = {
   wasConfigured: (key) => key === 'oldgps' || key === 'battery',
 };
 
-function setup(refresh: () => Promise<void> = () => Promise.resolve()) {
+function setup() {
   const counters = createCounters();
   const logger = new FakeLogger();
-  return { counters, logger, handler: new RefusalHandler(refresh, channels, counters, logger) };
+  return {
+    counters,
+    logger,
+    handler: { handle: (batch: OutboxBatch) => splitGone(batch, channels, counters, logger) },
+  };
 }
 
 const state = (channel: string, value: unknown) => ({ channel, value, timestamp: 1767225600 });
 
 describe('report/refusal: splitting a refused batch', () => {
-  it('drops the states of channels not configured now, location fields included, and keeps the rest in order', async () => {
+  it('drops the states of channels not configured now, location fields included, and keeps the rest in order', () => {
     const { handler, counters, logger } = setup();
     const records = [
       state('door.reported', true),
@@ -29,12 +36,8 @@ describe('report/refusal: splitting a refused batch', () => {
       state('oldgps.lon.reported', 2),
       state('door.reported', false),
     ];
-    const outcome = await handler.handle({ seq: 1, lane: 's', count: 6, json: JSON.stringify(records) });
-    assert.deepEqual(outcome, {
-      kind: 'split',
-      json: JSON.stringify([records[0], records[2], records[5]]),
-      count: 3,
-    });
+    const outcome = handler.handle({ seq: 1, lane: 's', count: 6, json: JSON.stringify(records) });
+    assert.deepEqual(outcome, { json: JSON.stringify([records[0], records[2], records[5]]), count: 3 });
     assert.equal(counters.rejected, 3);
     assert.deepEqual(
       logger.find('warn', 'no longer configured').map((l) => l.fields),
@@ -45,34 +48,30 @@ describe('report/refusal: splitting a refused batch', () => {
     );
   });
 
-  it('drops a measurement only when its metric was a channel that is gone (application metrics stay)', async () => {
+  it('drops a measurement only when its metric was a channel that is gone (application metrics stay)', () => {
     const { handler, counters } = setup();
     const records = [
       { metric: 'energy', value: 1, timestamp: 1 },
       { metric: 'oldgps', value: { lat: 1, lon: 2 }, timestamp: 1 },
       { metric: 'gps', value: { lat: 1, lon: 2 }, timestamp: 1 },
     ];
-    const outcome = await handler.handle({ seq: 1, lane: 'm', count: 3, json: JSON.stringify(records) });
-    assert.deepEqual(outcome, { kind: 'split', json: JSON.stringify([records[0], records[2]]), count: 2 });
+    const outcome = handler.handle({ seq: 1, lane: 'm', count: 3, json: JSON.stringify(records) });
+    assert.deepEqual(outcome, { json: JSON.stringify([records[0], records[2]]), count: 2 });
     assert.equal(counters.rejected, 1);
   });
 
-  it('answers malformed when nothing names a removed channel, or the batch is not a JSON array', async () => {
-    const { handler, counters } = setup();
-    const ok = JSON.stringify([state('door.reported', true), { no: 'name' }]);
-    assert.deepEqual(await handler.handle({ seq: 1, lane: 's', count: 2, json: ok }), { kind: 'malformed' });
-    assert.deepEqual(await handler.handle({ seq: 2, lane: 's', count: 1, json: '[{"chan' }), { kind: 'malformed' });
-    assert.deepEqual(await handler.handle({ seq: 3, lane: 's', count: 1, json: '{"a":1}' }), { kind: 'malformed' });
+  it('finds nothing to split when no record names a removed channel', () => {
+    const { handler, counters, logger } = setup();
+    const ok = JSON.stringify([state('door.reported', true), { no: 'name' }, 7]);
+    assert.equal(handler.handle({ seq: 1, lane: 's', count: 3, json: ok }), undefined);
     assert.equal(counters.rejected, 0);
+    assert.equal(logger.lines.length, 0);
   });
 
-  it('answers retry, dropping nothing, while the configuration cannot be read', async () => {
-    const { handler, counters } = setup(() => Promise.reject(new AgentError('network', 'fake: down')));
-    const json = JSON.stringify([state('battery.reported', 1)]);
-    assert.deepEqual(await handler.handle({ seq: 1, lane: 's', count: 1, json }), {
-      kind: 'retry',
-      reason: 'fake: down',
-    });
-    assert.equal(counters.rejected, 0);
+  it('leaves an empty batch when every record was of a removed channel', () => {
+    const { handler, counters } = setup();
+    const json = JSON.stringify([state('battery.reported', 1), state('x.reported', 2)]);
+    assert.deepEqual(handler.handle({ seq: 1, lane: 's', count: 2, json }), { json: '[]', count: 0 });
+    assert.equal(counters.rejected, 2);
   });
 });
