@@ -53,7 +53,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleScript } from '../test/xs/run.mjs';
 import { startXs } from '../test/xs/xsnap.mjs';
-import { compareFlash, printFlash } from './xs/flash-compare.mjs';
+import { bundleFlash, compareFlash, printFlash } from './xs/flash-compare.mjs';
 import { measureStages, printStages } from './xs/stages.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -65,6 +65,7 @@ const COMPUTE_SCANS = 1_000; // 16,000 samples
 const SLOT_BYTES_HOST = 32;
 const SLOT_BYTES_ESP32 = 16;
 const code = await bundleScript([join(root, 'bench', 'xs', 'pipeline.ts')]);
+const flashCode = await bundleFlash(root);
 
 // --- XS -------------------------------------------------------------------
 const worker = await startXs({ name: 'bench-xs' });
@@ -208,7 +209,7 @@ const nodeFigures = {
 };
 
 // --- Flash: store writes per record delivered, XS beside Node (bench/xs/flash-compare.mjs) -
-const flash = await compareFlash(root);
+const flash = await compareFlash(root, flashCode);
 
 // --- Report ------------------------------------------------------------------
 const x = xsFigures;

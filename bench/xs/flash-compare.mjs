@@ -11,8 +11,15 @@ import { startXs } from '../../test/xs/xsnap.mjs';
 /** Store writes (sets) per hour of the run, the drain after an outage included. */
 const perHour = (f, seconds) => +((f.sets * 3600) / seconds).toFixed(1);
 
-export async function compareFlash(root) {
-  const code = await bundleScript([join(root, 'bench', 'xs', 'flash.ts')]);
+/**
+ * The flash workload's bundle. Bundle it before the run starts any xsnap worker: rollup's WASM parser, later
+ * in a process that has grown, failed with "DataView.prototype.getInt32 on a detached ArrayBuffer".
+ */
+export function bundleFlash(root) {
+  return bundleScript([join(root, 'bench', 'xs', 'flash.ts')]);
+}
+
+export async function compareFlash(root, code) {
   const worker = await startXs({ name: 'bench-xs-flash' });
   let xsRows;
   let computrons;
