@@ -46,6 +46,7 @@ export function check<T>(expected: string, test: (value: unknown) => boolean): R
 }
 
 export const str = check<string>('string', (v) => typeof v === 'string');
+export const nonEmpty = check<string>('non-empty string', (v) => typeof v === 'string' && v !== '');
 export const bool = check<boolean>('boolean', (v) => typeof v === 'boolean');
 export const obj = check<WireObject>('object', isObject);
 export const arr = check<readonly unknown[]>('array', Array.isArray);
@@ -114,7 +115,7 @@ export function union<V extends Readonly<Record<string, Shape>>, C extends Shape
   };
 }
 
-// Field helpers for the hub and board readers: `o[field]` read at path `field`.
+// Field helpers for the host simulator's readers (the firmware reads with the rules above): `o[field]` read at path `field`.
 
 export { obj as asObject, arr as asArray };
 export const reqString = (o: WireObject, field: string): string => str(o[field], field);

@@ -17,7 +17,7 @@
  */
 import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
 import type { Value } from '../agent/driver.js';
-import { asArray, asObject, reqNumber, reqString } from '../reader.js';
+import { asArray, asObject, num, str } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Hub, StateSide } from '../wire.js';
@@ -38,17 +38,19 @@ export function parseProperties(value: unknown, field: string): Record<string, V
   return { ...(o as Record<string, Value>) };
 }
 
+const unixSeconds = num(0);
+
 /** The `.desired` records of a states Notify (`<product_uid>:<key>.desired` → `<key>`). */
 function parseDesired(states: unknown): DesiredRecord[] {
   const desired: DesiredRecord[] = [];
   for (const state of asArray(states, 'states')) {
     const o = asObject(state, 'states[]');
-    const channel = reqString(o, 'channel');
+    const channel = str(o['channel'], 'channel');
     const key = channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length);
     if (!channel.endsWith(StateSide.desired) || key === '') continue;
     const value = o['value'];
     if (!isValue(value)) throw new AgentError('wire.invalid', `Notify ${key}.desired: not a value`);
-    desired.push({ key, value, timestampMs: Math.round(reqNumber(o, 'timestamp', { min: 0 }) * 1000) });
+    desired.push({ key, value, timestampMs: Math.round(unixSeconds(o['timestamp'], 'timestamp') * 1000) });
   }
   return desired;
 }
