@@ -19,7 +19,7 @@
  * error code changes (an error line for 401/403, `auth`); `hub: stopped` (an
  * error line when the server closed for good, info after `stop()`).
  */
-import { asObject, opt, str } from '../reader.js';
+import { asObject, opt, readJson, str } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
@@ -30,7 +30,6 @@ import {
   handshakeRecord,
   parseHubMessage,
   pingRecord,
-  readJson,
   RecordDecoder,
   type CompletionMessage,
 } from './record-codec.js';

@@ -10,11 +10,10 @@
  * opening the socket fails and the client retries). An answer without a
  * connection token is `wire.invalid`, and the client retries.
  */
-import { asObject, nonEmpty, str } from '../reader.js';
+import { asObject, nonEmpty, readJson, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
-import { readJson } from './record-codec.js';
 
 export interface Negotiated {
   /** The WebSocket address to open, `id` query parameter included. Secret. */

@@ -14,7 +14,7 @@
  * message, nothing is copied); any other type, streams included, is `undefined`
  * and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
  */
-import { asArray, asObject, bool, opt, str } from '../reader.js';
+import { asArray, asObject, bool, opt, readJson, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import { exceedsBytes } from '../utf8.js';
 import { Hub, HubMessageType as T } from '../wire.js';
@@ -56,15 +56,6 @@ const ping: HubMessage = { type: T.ping };
 /** Appends the record separator to one serialized message. */
 export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RS;
-}
-
-/** Parses one record's text (or a negotiate body); AgentError `wire.invalid` names `what`. */
-export function readJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new AgentError('wire.invalid', `${what}: not JSON`, { cause: e });
-  }
 }
 
 const optStr = opt(str);
