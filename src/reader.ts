@@ -58,6 +58,10 @@ export function check<T>(expected: string | readonly unknown[], test: (value: un
 
 export const str = check<string>('string', (v) => typeof v === 'string');
 export const nonEmpty = check<string>('non-empty string', (v) => typeof v === 'string' && v !== '');
+/** A state or property value (JSON has no NaN or Infinity to refuse). */
+export const scalar = check<boolean | number | string>('boolean, number or string', (v) =>
+  ['boolean', 'number', 'string'].includes(typeof v),
+);
 export const bool = check<boolean>('boolean', (v) => typeof v === 'boolean');
 export const obj = check<WireObject>('object', isObject);
 export const arr = check<readonly unknown[]>('array', Array.isArray);
