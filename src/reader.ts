@@ -66,6 +66,9 @@ export const bool = check<boolean>('boolean', (v) => typeof v === 'boolean');
 export const obj = check<WireObject>('object', isObject);
 export const arr = check<readonly unknown[]>('array', Array.isArray);
 
+/** JSON text that must be an object (`<at>: not JSON`, `<at>: expected object`). */
+export const readObject = (text: string, at: string): WireObject => obj(readJson(text, at), at);
+
 /** A finite number in min..max, an integer when asked. */
 export function num(min = -Infinity, max = Infinity, integer = false): Rule<number> {
   const kind = integer ? 'integer' : 'number';

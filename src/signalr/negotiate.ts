@@ -10,7 +10,7 @@
  * opening the socket fails and the client retries). An answer without a
  * connection token is `wire.invalid`, and the client retries.
  */
-import { asObject, nonEmpty, readJson, str } from '../reader.js';
+import { nonEmpty, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
@@ -40,7 +40,7 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
       status,
     });
   }
-  const o = asObject(readJson(body, 'negotiate'), 'negotiate');
+  const o = readObject(body, 'negotiate');
   if (o['error'] != null) throw new AgentError('hub', 'hub: negotiate: ' + str(o['error'], 'error'));
   const connectionToken = nonEmpty(o['connectionToken'], 'connectionToken');
   return {

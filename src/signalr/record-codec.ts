@@ -14,7 +14,7 @@
  * message, nothing is copied); any other type, streams included, is `undefined`
  * and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
  */
-import { asArray, asObject, bool, opt, readJson, str } from '../reader.js';
+import { asArray, bool, opt, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import { exceedsBytes } from '../utf8.js';
 import { Hub, HubMessageType as T } from '../wire.js';
@@ -64,7 +64,7 @@ const optStr = opt(str);
 export function parseHubMessage(text: string): HubMessage | undefined {
   // Pings are the most frequent record; the canonical form skips JSON.parse.
   if (text === '{"type":6}') return ping;
-  const o = asObject(readJson(text, 'hub'), 'hub');
+  const o = readObject(text, 'hub');
   const type = o['type'];
   if (type === T.invocation) {
     str(o['target'], 'target');
