@@ -35,47 +35,54 @@ export function isObject(value: unknown): value is WireObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function fail(at: string, expected: string, value: unknown): never {
+/** Throws `<at>: expected <expected>, got <value>`; a list of values is spelled `one of a|b|c`. */
+export function fail(at: string, expected: string | readonly unknown[], value: unknown): never {
+  if (typeof expected !== 'string') expected = 'one of ' + expected.join('|');
   const shown = value === undefined ? 'missing' : String(JSON.stringify(value)).slice(0, 40);
   throw new AgentError('wire.invalid', `${at}: expected ${expected}, got ${shown}`);
 }
 
+/** Parses JSON text; AgentError `wire.invalid` `<at>: not JSON` when it is not. */
+export function readJson(text: string, at: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AgentError('wire.invalid', `${at}: not JSON`, { cause: e });
+  }
+}
+
 /** A rule that accepts what passes `test`, described as `expected`. */
-export function check<T>(expected: string, test: (value: unknown) => boolean): Rule<T> {
+export function check<T>(expected: string | readonly unknown[], test: (value: unknown) => boolean): Rule<T> {
   return (v, at) => (test(v) ? (v as T) : fail(at, expected, v));
 }
 
 export const str = check<string>('string', (v) => typeof v === 'string');
+export const nonEmpty = check<string>('non-empty string', (v) => typeof v === 'string' && v !== '');
+/** A state or property value (JSON has no NaN or Infinity to refuse). */
+export const scalar = check<boolean | number | string>('boolean, number or string', (v) =>
+  ['boolean', 'number', 'string'].includes(typeof v),
+);
 export const bool = check<boolean>('boolean', (v) => typeof v === 'boolean');
 export const obj = check<WireObject>('object', isObject);
 export const arr = check<readonly unknown[]>('array', Array.isArray);
 
-/** A finite number in min..max, an integer when asked (the expectation is spelled only on failure). */
-function number(v: unknown, at: string, min = -Infinity, max = Infinity, integer = false): number {
-  if (Number.isFinite(v) && (!integer || Number.isInteger(v)) && (v as number) >= min && (v as number) <= max) {
-    return v as number;
-  }
-  const kind = integer ? 'integer' : 'number';
-  return fail(at, max < Infinity ? `${kind} ${min}..${max}` : min > -Infinity ? `${kind} >= ${min}` : kind, v);
-}
+/** JSON text that must be an object (`<at>: not JSON`, `<at>: expected object`). */
+export const readObject = (text: string, at: string): WireObject => obj(readJson(text, at), at);
 
-export const num =
-  (min?: number, max?: number, integer?: boolean): Rule<number> =>
-  (v, at) =>
-    number(v, at, min, max, integer);
+/** A finite number in min..max, an integer when asked. */
+export function num(min = -Infinity, max = Infinity, integer = false): Rule<number> {
+  const kind = integer ? 'integer' : 'number';
+  return check(
+    max < Infinity ? `${kind} ${min}..${max}` : min > -Infinity ? `${kind} >= ${min}` : kind,
+    (v) => Number.isFinite(v) && (!integer || Number.isInteger(v)) && (v as number) >= min && (v as number) <= max,
+  );
+}
 
 export const int = (min?: number, max?: number): Rule<number> => num(min, max, true);
 export const positive = check<number>('number > 0', (v) => Number.isFinite(v) && (v as number) > 0);
 
-function member<T>(v: unknown, at: string, values: readonly T[]): T {
-  return values.includes(v as T) ? (v as T) : fail(at, `one of ${values.join('|')}`, v);
-}
-
-/** One of `values` (strings or numbers). */
-export const oneOf =
-  <const T>(values: readonly T[]): Rule<T> =>
-  (v, at) =>
-    member(v, at, values);
+/** One of `values` (strings or numbers); the expectation `one of a|b|c` is spelled only on failure. */
+export const oneOf = <const T>(values: readonly T[]): Rule<T> => check(values, (v) => values.includes(v as T));
 
 /** Absent (undefined or null) gives `fallback`; anything else must pass `rule`. */
 export function opt<T>(rule: Rule<T>): Rule<T | undefined>;
@@ -114,7 +121,7 @@ export function union<V extends Readonly<Record<string, Shape>>, C extends Shape
   };
 }
 
-// Field helpers for the hub and board readers: `o[field]` read at path `field`.
+// Field helpers for the host simulator's readers (the firmware reads with the rules above): `o[field]` read at path `field`.
 
 export { obj as asObject, arr as asArray };
 export const reqString = (o: WireObject, field: string): string => str(o[field], field);
@@ -122,9 +129,9 @@ export const optString = (o: WireObject, field: string): string | undefined =>
   o[field] == null ? undefined : str(o[field], field);
 export const optBoolean = (o: WireObject, field: string): boolean | undefined =>
   o[field] == null ? undefined : bool(o[field], field);
-export const reqEnum = <T>(o: WireObject, field: string, values: readonly T[]): T => member(o[field], field, values);
+export const reqEnum = <T>(o: WireObject, field: string, values: readonly T[]): T => oneOf(values)(o[field], field);
 export const optEnum = <T>(o: WireObject, field: string, values: readonly T[]): T | undefined =>
-  o[field] == null ? undefined : member(o[field], field, values);
+  o[field] == null ? undefined : oneOf(values)(o[field], field);
 
 export interface NumberRule {
   min?: number;
@@ -133,6 +140,6 @@ export interface NumberRule {
 }
 
 export const reqNumber = (o: WireObject, field: string, r: NumberRule = {}): number =>
-  number(o[field], field, r.min, r.max, r.integer);
+  num(r.min, r.max, r.integer)(o[field], field);
 export const optNumber = (o: WireObject, field: string, r: NumberRule = {}): number | undefined =>
   o[field] == null ? undefined : reqNumber(o, field, r);

@@ -4,7 +4,7 @@
  * one edit"): the channel and bus records as tables of rules, the enumerations,
  * paths, hub names and constants.
  */
-import { bool, check, int, list, num, oneOf, opt, positive, str, union } from './reader.js';
+import { bool, check, int, list, nonEmpty, num, oneOf, opt, positive, str, union } from './reader.js';
 
 /** The enumerations of the specification, as `as const` tables. */
 /** `aggregatedLast` takes the first four of the `aggregated` functions. */
@@ -70,7 +70,7 @@ const transmitEvents = list(TransmitEventRecord);
 /** Fields of every channel. */
 export const ChannelCommon = {
   uid: str,
-  key: check<string>('non-empty string', (v) => typeof v === 'string' && v !== ''),
+  key: nonEmpty,
   name: opt(str, ''),
   group: opt(str),
   aggregated: opt(oneOf(Aggregates)),

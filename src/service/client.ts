@@ -9,7 +9,7 @@
 import { AgentError } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
 import { Paths, StateSide } from '../wire.js';
-import { isObject } from '../reader.js';
+import { isObject, readJson } from '../reader.js';
 
 export interface ServiceAccess {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:8080`. */
@@ -44,11 +44,7 @@ export class ServiceClient {
   async get(path: string, query: Query): Promise<unknown> {
     const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
     const response = await this.#send('GET', path, search === '' ? '' : '?' + search);
-    try {
-      return JSON.parse(response.body) as unknown;
-    } catch (e) {
-      throw new AgentError('wire.invalid', `${path}: not JSON`, { cause: e });
-    }
+    return readJson(response.body, path);
   }
 
   /** POST a JSON body already encoded (the outbox keeps records as JSON text). */

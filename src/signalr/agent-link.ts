@@ -17,8 +17,8 @@
  */
 import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
 import type { Value } from '../agent/driver.js';
-import { asArray, asObject, reqNumber, reqString } from '../reader.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { asArray, asObject, num, scalar, str } from '../reader.js';
+import { toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Hub, StateSide } from '../wire.js';
 import type { HubClient } from './hub-client.js';
@@ -26,29 +26,25 @@ import type { HubClient } from './hub-client.js';
 /** Targets match case-insensitively, like the official clients. */
 const notify = Hub.notify.toLowerCase();
 
-/** A state or property value: boolean, number or string (JSON has no NaN or Infinity to refuse). */
-function isValue(v: unknown): v is Value {
-  return ['boolean', 'number', 'string'].includes(typeof v);
-}
-
 /** Validates a property object (values boolean, number or string). */
 export function parseProperties(value: unknown, field: string): Record<string, Value> {
   const o = asObject(value, field);
-  for (const name in o) if (!isValue(o[name])) throw new AgentError('wire.invalid', `${field}.${name}: not a value`);
+  for (const name in o) scalar(o[name], `${field}.${name}`);
   return { ...(o as Record<string, Value>) };
 }
+
+const unixSeconds = num(0);
 
 /** The `.desired` records of a states Notify (`<product_uid>:<key>.desired` → `<key>`). */
 function parseDesired(states: unknown): DesiredRecord[] {
   const desired: DesiredRecord[] = [];
   for (const state of asArray(states, 'states')) {
     const o = asObject(state, 'states[]');
-    const channel = reqString(o, 'channel');
+    const channel = str(o['channel'], 'channel');
     const key = channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length);
     if (!channel.endsWith(StateSide.desired) || key === '') continue;
-    const value = o['value'];
-    if (!isValue(value)) throw new AgentError('wire.invalid', `Notify ${key}.desired: not a value`);
-    desired.push({ key, value, timestampMs: Math.round(reqNumber(o, 'timestamp', { min: 0 }) * 1000) });
+    const value = scalar(o['value'], `Notify ${key}.desired`);
+    desired.push({ key, value, timestampMs: Math.round(unixSeconds(o['timestamp'], 'timestamp') * 1000) });
   }
   return desired;
 }

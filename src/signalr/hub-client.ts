@@ -19,7 +19,7 @@
  * error code changes (an error line for 401/403, `auth`); `hub: stopped` (an
  * error line when the server closed for good, info after `stop()`).
  */
-import { asObject, optString } from '../reader.js';
+import { opt, readObject, str } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
@@ -30,7 +30,6 @@ import {
   handshakeRecord,
   parseHubMessage,
   pingRecord,
-  readJson,
   RecordDecoder,
   type CompletionMessage,
 } from './record-codec.js';
@@ -206,7 +205,7 @@ export class HubClient {
     const handshaking = this.#state === 'handshaking';
     try {
       if (handshaking) {
-        const error = optString(asObject(readJson(text, 'handshake'), 'handshake'), 'error');
+        const error = opt(str)(readObject(text, 'handshake')['error'], 'error');
         if (error !== undefined) throw new AgentError('hub', 'hub: handshake refused: ' + error);
         this.#sentMs = this.#receivedMs;
         this.#set('connected');

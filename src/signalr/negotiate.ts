@@ -10,11 +10,10 @@
  * opening the socket fails and the client retries). An answer without a
  * connection token is `wire.invalid`, and the client retries.
  */
-import { asObject, optString, reqString } from '../reader.js';
+import { nonEmpty, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
-import { readJson } from './record-codec.js';
 
 export interface Negotiated {
   /** The WebSocket address to open, `id` query parameter included. Secret. */
@@ -41,11 +40,9 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
       status,
     });
   }
-  const o = asObject(readJson(body, 'negotiate'), 'negotiate');
-  const error = optString(o, 'error');
-  if (error !== undefined) throw new AgentError('hub', 'hub: negotiate: ' + error);
-  const connectionToken = reqString(o, 'connectionToken');
-  if (connectionToken === '') throw new AgentError('wire.invalid', 'negotiate: empty connectionToken');
+  const o = readObject(body, 'negotiate');
+  if (o['error'] != null) throw new AgentError('hub', 'hub: negotiate: ' + str(o['error'], 'error'));
+  const connectionToken = nonEmpty(o['connectionToken'], 'connectionToken');
   return {
     socketUrl: base.replace(/^http/, 'ws') + Paths.hub + '?id=' + encodeURIComponent(connectionToken),
     connectionToken,

@@ -14,7 +14,7 @@
  * message, nothing is copied); any other type, streams included, is `undefined`
  * and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
  */
-import { asArray, asObject, optBoolean, optString, reqString } from '../reader.js';
+import { asArray, bool, opt, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import { exceedsBytes } from '../utf8.js';
 import { Hub, HubMessageType as T } from '../wire.js';
@@ -58,31 +58,24 @@ export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RS;
 }
 
-/** Parses one record's text (or a negotiate body); AgentError `wire.invalid` names `what`. */
-export function readJson(text: string, what: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new AgentError('wire.invalid', `${what}: not JSON`, { cause: e });
-  }
-}
+const optStr = opt(str);
 
 /** Validates one record's text (separator removed); `undefined` for a type the device ignores. */
 export function parseHubMessage(text: string): HubMessage | undefined {
   // Pings are the most frequent record; the canonical form skips JSON.parse.
   if (text === '{"type":6}') return ping;
-  const o = asObject(readJson(text, 'hub'), 'hub');
+  const o = readObject(text, 'hub');
   const type = o['type'];
   if (type === T.invocation) {
-    reqString(o, 'target');
+    str(o['target'], 'target');
     asArray(o['arguments'], 'arguments');
-    optString(o, 'invocationId');
+    optStr(o['invocationId'], 'invocationId');
   } else if (type === T.completion) {
-    reqString(o, 'invocationId');
-    optString(o, 'error');
+    str(o['invocationId'], 'invocationId');
+    optStr(o['error'], 'error');
   } else if (type === T.close) {
-    optString(o, 'error');
-    optBoolean(o, 'allowReconnect');
+    optStr(o['error'], 'error');
+    opt(bool)(o['allowReconnect'], 'allowReconnect');
   } else if (type !== T.ping) return undefined;
   return o as unknown as HubMessage;
 }
