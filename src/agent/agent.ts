@@ -18,7 +18,7 @@ import { Outbox } from '../report/outbox.js';
 import { defaultOutboxOptions } from '../report/outbox-options.js';
 import { Reporter } from '../report/reporter.js';
 import { Sender, type SenderState } from '../report/sender.js';
-import { FullJitterBackoff } from '../retry/backoff.js';
+import { fullJitter } from '../retry/backoff.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { ServiceClient } from '../service/client.js';
 import { WallTime } from '../time/wall-time.js';
@@ -55,7 +55,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.#options = options;
     this.#clock = clock;
     this.#logger = logger;
-    const retry = options.retry ?? new FullJitterBackoff();
+    const retry = options.retry ?? fullJitter();
     this.observeSample = options.onSample;
     const wallTime = (this.wallTime = new WallTime(clock));
     const client = (this.client = new ServiceClient(options.http, options.service));
