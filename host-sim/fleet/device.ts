@@ -18,7 +18,7 @@ import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
 import { Sender } from '../../src/report/sender.js';
-import { FullJitterBackoff } from '../../src/retry/backoff.js';
+import { fullJitter } from '../../src/retry/backoff.js';
 import { HubAgentLink } from '../../src/signalr/agent-link.js';
 import { HubClient, type HubStateKind } from '../../src/signalr/hub-client.js';
 import { MemoryStore } from '../../targets/node/store.js';
@@ -178,7 +178,7 @@ export class FleetDevice {
     await this.stop();
     const { clock, logger } = this.context;
     const stats = createCounters();
-    const sender = new Sender(clock, agent.client, agent.outbox, new FullJitterBackoff({ capMs: 5000 }), logger, stats);
+    const sender = new Sender(clock, agent.client, agent.outbox, fullJitter(1000, 5000), logger, stats);
     sender.kick();
     const deadline = clock.monotonicMs() + maxWaitMs;
     while (agent.outbox.batches > 0 && clock.monotonicMs() < deadline) await this.pause(50);

@@ -20,7 +20,7 @@ export interface AgentOptions {
   providers: readonly ChannelDriverProvider[];
   outbox?: Partial<OutboxOptions>;
   batch?: Partial<BatchOptions>;
-  /** Delivery and configuration retry policy. Default FullJitterBackoff (1 s .. 60 s). */
+  /** Delivery and configuration retry policy. Default fullJitter (1 s .. 60 s). */
   retry?: RetryPolicy;
   /** Records held while the wall time is unknown. Default 2000. */
   maxHeld?: number;

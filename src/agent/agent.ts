@@ -18,10 +18,11 @@ import { Outbox } from '../report/outbox.js';
 import { defaultOutboxOptions } from '../report/outbox-options.js';
 import { Reporter } from '../report/reporter.js';
 import { Sender, type SenderState } from '../report/sender.js';
-import { FullJitterBackoff } from '../retry/backoff.js';
+import { fullJitter } from '../retry/backoff.js';
 import { Scheduler } from '../sched/scheduler.js';
 import { ServiceClient } from '../service/client.js';
 import { WallTime } from '../time/wall-time.js';
+import { Paths, StateSide } from '../wire.js';
 import type { AgentOptions } from './agent-options.js';
 import { ChannelSet } from './channel-set.js';
 import type { ChannelSlot, SampleSink } from './channel-slot.js';
@@ -55,7 +56,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     this.#options = options;
     this.#clock = clock;
     this.#logger = logger;
-    const retry = options.retry ?? new FullJitterBackoff();
+    const retry = options.retry ?? fullJitter();
     this.observeSample = options.onSample;
     const wallTime = (this.wallTime = new WallTime(clock));
     const client = (this.client = new ServiceClient(options.http, options.service));
@@ -100,7 +101,7 @@ export class Agent implements DesiredStateSink, SampleSink {
       loaded: async () => {
         sender.retryNow();
         try {
-          const device = await client.deviceGet();
+          const device = await client.ofDevice(Paths.devicesGet);
           if (isObject(device) && typeof device['uid'] === 'string') this.device = { uid: device['uid'] };
         } catch (e) {
           logger.log('warn', 'device: not read', { reason: toAgentError(e).message });
@@ -189,7 +190,9 @@ export class Agent implements DesiredStateSink, SampleSink {
   }
 
   async resyncDesired(): Promise<void> {
-    const { records, skipped } = parseDesiredRecords(await this.client.desiredLast());
+    const { records, skipped } = parseDesiredRecords(
+      await this.client.ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]),
+    );
     if (skipped > 0) this.#logger.log('warn', 'desired: records skipped', { skipped });
     for (const record of records) await this.applyDesired(record);
   }

@@ -19,6 +19,7 @@ import { toAgentError } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
+import { Paths } from '../wire.js';
 import { hashText } from './channel-set.js';
 
 export interface FollowerContext {
@@ -93,7 +94,7 @@ export class ConfigFollower {
 
   async #load(): Promise<void> {
     const c = this.#c;
-    const body = await c.client.channelsList();
+    const body = await c.client.ofDevice(Paths.channelsList);
     const config = parseChannelList(body);
     const text = JSON.stringify(body);
     this.#failures = 0;

@@ -13,7 +13,7 @@ import { isObject } from '../reader.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
 import type { ServiceClient } from '../service/client.js';
-import { PropertyNamePattern } from '../wire.js';
+import { Paths, PropertyNamePattern } from '../wire.js';
 import type { Value } from './driver.js';
 
 export type PropertyValues = Readonly<Record<string, Value>>;
@@ -92,7 +92,7 @@ export class Properties {
   /** Reads `properties/get`, which replaces the set. A failure is logged: the cached set stays. */
   async read(client: ServiceClient): Promise<void> {
     try {
-      const { values, skipped } = parseProperties(await client.propertiesGet());
+      const { values, skipped } = parseProperties(await client.ofDevice(Paths.propertiesGet));
       if (skipped.length > 0) this.#logger.log('warn', 'properties: skipped', { names: skipped.join() });
       this.update(values, true);
     } catch (e) {

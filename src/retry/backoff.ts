@@ -12,40 +12,15 @@ export interface RetryPolicy {
   nextDelayMs(attempt: number): number | null;
 }
 
-export interface BackoffOptions {
-  /** First window, ms. Default 1000. */
-  baseMs?: number;
-  /** Largest window, ms. Default 60000. */
-  capMs?: number;
-  /** Uniform random in [0, 1); injected so tests are deterministic. Default Math.random. */
-  random?: () => number;
-}
-
 /**
  * Full jitter: delay = random x min(cap, base x 2^(attempt-1)), never null.
  * (AWS "Exponential Backoff and Jitter": full jitter spreads reconnect storms.)
+ * `random` is uniform in [0, 1), injected so tests are deterministic.
  */
-export class FullJitterBackoff implements RetryPolicy {
-  readonly #baseMs: number;
-  readonly #capMs: number;
-  readonly #random: () => number;
-
-  constructor(options: BackoffOptions = {}) {
-    this.#baseMs = options.baseMs ?? 1000;
-    this.#capMs = options.capMs ?? 60000;
-    this.#random = options.random ?? Math.random;
-    if (!(this.#baseMs > 0) || !(this.#capMs >= this.#baseMs)) {
-      throw new RangeError('backoff: need 0 < baseMs <= capMs');
-    }
-  }
-
-  /** The upper bound of the window for `attempt` (before jitter). */
-  windowMs(attempt: number): number {
-    const exponent = Math.min(Math.max(attempt - 1, 0), 30);
-    return Math.min(this.#capMs, this.#baseMs * 2 ** exponent);
-  }
-
-  nextDelayMs(attempt: number): number {
-    return Math.floor(this.#random() * this.windowMs(attempt));
-  }
+export function fullJitter(baseMs = 1000, capMs = 60000, random: () => number = Math.random): RetryPolicy {
+  if (!(baseMs > 0) || !(capMs >= baseMs)) throw new RangeError('backoff: need 0 < baseMs <= capMs');
+  return {
+    nextDelayMs: (attempt) =>
+      Math.floor(random() * Math.min(capMs, baseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30))),
+  };
 }

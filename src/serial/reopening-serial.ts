@@ -16,7 +16,7 @@
  */
 import { toAgentError, type AgentError } from '../errors.js';
 import type { Clock, Logger, Serial, SerialHandlers, SerialOptions, SerialPort, TimerHandle } from '../ports.js';
-import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
+import { fullJitter, type RetryPolicy } from '../retry/backoff.js';
 
 export interface ReopenOptions {
   /** Delay before each reopen attempt. Default full jitter, 500 ms .. 30 s. */
@@ -32,7 +32,7 @@ export class ReopeningSerial implements Serial {
   ) {}
 
   open(options: SerialOptions, handlers: SerialHandlers): SerialPort {
-    const retry = this.options.retry ?? new FullJitterBackoff({ baseMs: 500, capMs: 30000 });
+    const retry = this.options.retry ?? fullJitter(500, 30000);
     return new ReopeningPort(this.inner, this.clock, this.logger, retry, options, handlers);
   }
 }

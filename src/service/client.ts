@@ -8,7 +8,6 @@
  */
 import { AgentError } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
-import { Paths, StateSide } from '../wire.js';
 import { isObject, readJson } from '../reader.js';
 
 export interface ServiceAccess {
@@ -52,25 +51,11 @@ export class ServiceClient {
     await this.#send('POST', path, '', body);
   }
 
-  channelsList(): Promise<unknown> {
-    return this.#ofDevice(Paths.channelsList);
-  }
-
-  deviceGet(): Promise<unknown> {
-    return this.#ofDevice(Paths.devicesGet);
-  }
-
-  propertiesGet(): Promise<unknown> {
-    return this.#ofDevice(Paths.propertiesGet);
-  }
-
-  /** `states/read/last` of this device's `*.desired` channels (decisions 5). */
-  desiredLast(): Promise<unknown> {
-    return this.#ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]);
-  }
-
-  /** GET of this device's `path` (`device=<key>` first in the query). */
-  #ofDevice(path: string, ...more: Query): Promise<unknown> {
+  /**
+   * GET of this device's `path` (`device=<key>` first in the query): `Paths.channelsList`,
+   * `devicesGet`, `propertiesGet`, or `statesReadLast` with `['channels', '*.desired']` (decisions 5).
+   */
+  ofDevice(path: string, ...more: Query): Promise<unknown> {
     return this.get(path, [['device', this.access.device], ...more]);
   }
 

@@ -5,7 +5,7 @@
  * records) resolved in one place.
  */
 import type { Clock, HttpTransport, Logger, WebSocketFactory } from '../ports.js';
-import { FullJitterBackoff, type RetryPolicy } from '../retry/backoff.js';
+import { fullJitter, type RetryPolicy } from '../retry/backoff.js';
 
 export interface HubClientOptions {
   /** Service base URL, `http(s)://host[:port][/prefix]`; the hub is `{base}/hubs/properties`. */
@@ -21,7 +21,7 @@ export interface HubClientOptions {
    * redacting logger can hide it (docs/tls.md). Default: nothing.
    */
   onSecret?: (connectionToken: string) => void;
-  /** Delay before reconnect attempt n (null: stop). Default: FullJitterBackoff (1 s doubling to 60 s), forever. */
+  /** Delay before reconnect attempt n (null: stop). Default: fullJitter (1 s doubling to 60 s), forever. */
   retry?: RetryPolicy;
   /** After a 401/403 (`auth`), the next attempt waits this long instead. Default 600000 (10 min). */
   authRetryMs?: number;
@@ -48,5 +48,5 @@ export const hubDefaults = {
 
 /** Fills in the defaults. */
 export function resolveHubOptions(o: HubClientOptions): ResolvedHubOptions {
-  return { retry: new FullJitterBackoff(), onSecret: (): void => undefined, ...hubDefaults, ...o };
+  return { retry: fullJitter(), onSecret: (): void => undefined, ...hubDefaults, ...o };
 }

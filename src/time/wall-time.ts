@@ -9,21 +9,34 @@ import type { Clock } from '../ports.js';
 import { EarliestValidUnixMs } from '../wire.js';
 
 /**
- * IMF-fixdate (RFC 9110 section 5.6.7, `Sun, 06 Nov 1994 08:49:37 GMT`), the one
- * form the service sends. Read without `Date.parse`, whose handling of non-ISO
- * text differs between engines (XS, V8).
+ * The three HTTP-date forms a recipient must accept (RFC 9110 section 5.6.7):
+ * IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` (what the service sends), RFC 850
+ * `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`. Each
+ * pattern captures day, month, year, hour, minute, second; asctime's groups are
+ * reordered. Read without `Date.parse`, whose handling of non-ISO text differs
+ * between engines (XS, V8).
  */
 const imfFixdate = /^[A-Z][a-z]{2}, (\d\d) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
+const rfc850 = /^[A-Z][a-z]{5,8}, (\d\d)-([A-Z][a-z]{2})-(\d\d) (\d\d):(\d\d):(\d\d) GMT$/;
+const asctime = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
 const months = 'JanFebMarAprMayJunJulAugSepOctNovDec';
 
-/** Unix milliseconds of an HTTP date, or `undefined` when the text is not an IMF-fixdate. */
+/**
+ * Unix milliseconds of an HTTP date, or `undefined` when the text is none of the
+ * three forms. RFC 850's two-digit year is read as 1971-2070: the RFC's "more than
+ * 50 years in the future" rule taken from 2020, the earliest time a device accepts
+ * (a device reading the header has no better "now").
+ */
 export function parseHttpDate(text: string): number | undefined {
-  const m = imfFixdate.exec(text.trim());
+  const t = text.trim();
+  const a = asctime.exec(t);
+  const m = a === null ? (imfFixdate.exec(t) ?? rfc850.exec(t)) : [t, a[2], a[1], a[6], a[3], a[4], a[5]];
   if (m === null) return undefined;
   const month = months.indexOf(m[2] ?? '');
   const n = (i: number): number => Number(m[i]);
+  const year = n(3) < 100 ? n(3) + (n(3) > 70 ? 1900 : 2000) : n(3);
   if (month % 3 !== 0 || n(1) < 1 || n(1) > 31 || n(4) > 23 || n(5) > 59 || n(6) > 60) return undefined;
-  return Date.UTC(n(3), month / 3, n(1), n(4), n(5), n(6));
+  return Date.UTC(year, month / 3, n(1), n(4), n(5), n(6));
 }
 
 export class WallTime {

@@ -18,7 +18,9 @@
  * `onFault`, which the adapter turns into an ordinary delivery failure. `close`
  * never throws.
  */
+import SecureSocket from 'securesocket';
 import { Socket } from 'socket';
+import { splitUrl } from './url.js';
 
 /** What the SDK's socket classes call back with: message, then a value. */
 export type SocketCallback = (message: number, value?: unknown, extra?: unknown) => unknown;
@@ -111,4 +113,39 @@ export class GuardedSocket {
       return undefined;
     }
   }
+}
+
+/** The SDK dictionary for one connection; the adapter adds its own entries (method, body, ...). */
+export interface SocketOptions extends Record<string, unknown> {
+  host: string;
+  port: number;
+  path: string;
+  /** Flat `[name, value, ...]`, the form both modules take. */
+  headers: string[];
+  secure?: Record<string, unknown>;
+}
+
+/**
+ * The dictionary of the SDK's `http` Request or `websocket` Client for `url` with
+ * `headers`, on a GuardedSocket whose faults go to
+ * `onFault`: over the SDK's TCP `Socket`, or for https/wss over `SecureSocket`
+ * with the `secure` dictionary (ports.ts `secureOptions`). Throws like `splitUrl`.
+ */
+export function socketOptions(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  secure: Record<string, unknown>,
+  onFault: (error: unknown) => void,
+): SocketOptions {
+  const parts = splitUrl(url);
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, headers[name] ?? '');
+  const guard: GuardOptions = { onFault };
+  const { host, port, path } = parts;
+  const options: SocketOptions = { host, port, path, headers: flat, Socket: GuardedSocket, guard };
+  if (parts.secure) {
+    guard.Inner = SecureSocket as unknown as SocketClass;
+    options.secure = secure;
+  }
+  return options;
 }

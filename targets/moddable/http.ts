@@ -15,11 +15,9 @@
  * An error's message is one line: `http <host>: <reason>`.
  */
 import { Request } from 'http';
-import SecureSocket from 'securesocket';
 import { AgentError } from '../../src/errors.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
-import { describe, GuardedSocket, type GuardOptions, type SocketClass } from './guarded-socket.js';
-import { splitUrl } from './url.js';
+import { describe, socketOptions } from './guarded-socket.js';
 
 export class ModdableHttp implements HttpTransport {
   readonly #clock: Clock;
@@ -35,12 +33,16 @@ export class ModdableHttp implements HttpTransport {
 
   request(req: HttpRequest): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
-      const parts = splitUrl(req.url);
-      const headers: string[] = [];
-      for (const name in req.headers) headers.push(name, req.headers[name] ?? '');
-      if (parts.port !== (parts.secure ? 443 : 80)) headers.push('Host', `${parts.host}:${parts.port}`);
+      const options = socketOptions(req.url, req.headers, this.#secure, (e) => finish('network', e, e));
+      const { host, port, headers } = options;
+      if (port !== (options.secure ? 443 : 80)) headers.push('Host', `${host}:${port}`);
       const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
-      if (body !== undefined) headers.push('Content-Length', String(body.byteLength));
+      options.method = req.method;
+      options.response = String;
+      if (body !== undefined) {
+        headers.push('Content-Length', String(body.byteLength));
+        options.body = true;
+      }
       let sent = 0;
       const response = { status: 0, headers: {} as Record<string, string>, body: '' };
       let request: Request | undefined;
@@ -53,25 +55,9 @@ export class ModdableHttp implements HttpTransport {
         if (code === undefined) resolve(response);
         else {
           request?.close();
-          reject(new AgentError(code, `http ${parts.host}: ${describe(reason)}`, { cause }));
+          reject(new AgentError(code, `http ${host}: ${describe(reason)}`, { cause }));
         }
       };
-      const guard: GuardOptions = { onFault: (e) => finish('network', e, e) };
-      const options: Record<string, unknown> = {
-        host: parts.host,
-        port: parts.port,
-        path: parts.path,
-        method: req.method,
-        headers,
-        response: String,
-        Socket: GuardedSocket,
-        guard,
-      };
-      if (body !== undefined) options.body = true;
-      if (parts.secure) {
-        guard.Inner = SecureSocket as unknown as SocketClass;
-        options.secure = this.#secure;
-      }
       const timer = this.#clock.setTimer(
         () => finish('timeout', `no answer in ${this.#timeoutMs} ms`),
         this.#timeoutMs,

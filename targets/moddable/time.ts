@@ -5,7 +5,7 @@
  */
 import SNTP from 'sntp';
 import type { Logger } from '../../src/ports.js';
-import { FullJitterBackoff, type RetryPolicy } from '../../src/retry/backoff.js';
+import { fullJitter, type RetryPolicy } from '../../src/retry/backoff.js';
 import type { ModdableClock } from './clock.js';
 
 /** Sets the board's clock from `host` (asking again after each failure). */
@@ -13,7 +13,7 @@ export function syncTime(
   host: string,
   clock: ModdableClock,
   logger: Logger,
-  policy: RetryPolicy = new FullJitterBackoff({ baseMs: 5_000, capMs: 300_000 }),
+  policy: RetryPolicy = fullJitter(5_000, 300_000),
 ): void {
   let attempt = 0;
   const ask = (): void => {

@@ -19,13 +19,11 @@
  *   with a reason (`onClose`), as a disconnect does. A failed `send` closes it
  *   too and throws AgentError `network`.
  */
-import SecureSocket from 'securesocket';
 import { Client } from 'websocket';
 import { AgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
 import { utf8Length } from '../../src/utf8.js';
-import { describe, GuardedSocket, type GuardOptions, type SocketClass } from './guarded-socket.js';
-import { splitUrl } from './url.js';
+import { describe, socketOptions } from './guarded-socket.js';
 
 /** The client's largest frame (16-bit length). */
 export const MAX_SEND_BYTES = 65_535;
@@ -45,23 +43,9 @@ export class ModdableWebSockets implements WebSocketFactory {
   }
 
   connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
-    const parts = splitUrl(url);
-    const flat: string[] = [];
-    for (const name in headers) flat.push(name, headers[name] ?? '');
     let closed = false;
-    const guard: GuardOptions = { onFault: (e) => close('network: ' + describe(e)) };
-    const options: Record<string, unknown> = {
-      host: parts.host,
-      port: parts.port,
-      path: parts.path,
-      headers: flat,
-      Socket: GuardedSocket,
-      guard,
-    };
-    if (parts.secure) {
-      guard.Inner = SecureSocket as unknown as SocketClass;
-      options.secure = this.#secure;
-    }
+    const options = socketOptions(url, headers, this.#secure, (e) => close('network: ' + describe(e)));
+    const host = options.host;
     let client: Client | undefined;
     const close = (reason: string): void => {
       if (closed) return;
@@ -80,7 +64,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     try {
       client = new Client(options as ConstructorParameters<typeof Client>[0]);
     } catch (e) {
-      throw new AgentError('network', `websocket ${parts.host}: ${describe(e)}`, { cause: e });
+      throw new AgentError('network', `websocket ${host}: ${describe(e)}`, { cause: e });
     }
     const max = this.#maxMessageBytes;
     client.callback = (message: number, value?: unknown) => {
@@ -103,7 +87,7 @@ export class ModdableWebSockets implements WebSocketFactory {
         } catch (e) {
           const reason = 'write failed: ' + describe(e);
           close(reason);
-          throw new AgentError('network', `websocket ${parts.host}: ${reason}`, { cause: e });
+          throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
         }
       },
       close: () => close('closed by the agent'),

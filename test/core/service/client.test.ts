@@ -2,6 +2,7 @@
 import { isAgentError } from '../../../src/errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../../src/ports.js';
 import { ServiceClient } from '../../../src/service/client.js';
+import { Paths } from '../../../src/wire.js';
 import { assert } from '../../support/assert.js';
 
 class Scripted implements HttpTransport {
@@ -21,8 +22,8 @@ describe('service client', () => {
     const client = new ServiceClient(http, access);
     const dates: Array<string | undefined> = [];
     client.onDate = (d) => dates.push(d);
-    assert.deepEqual(await client.desiredLast(), [1]);
-    await client.channelsList();
+    assert.deepEqual(await client.ofDevice(Paths.statesReadLast, ['channels', '*.desired']), [1]);
+    await client.ofDevice(Paths.channelsList);
     const [first, second] = http.requests;
     assert.equal(first?.url, 'http://dds.test:8080/api/v1/states/read/last?device=demo%20001&channels=*.desired');
     assert.equal(second?.url, 'http://dds.test:8080/api/v1/channels/list?device=demo%20001');
@@ -43,18 +44,18 @@ describe('service client', () => {
   it('turns 401 and 403 into auth, other non-2xx into http.status, with the problem detail', async () => {
     for (const status of [401, 403]) {
       const client = new ServiceClient(new Scripted(() => ({ status, headers: {}, body: '' })), access);
-      const e = await assert.rejects(client.deviceGet(), 'auth');
+      const e = await assert.rejects(client.ofDevice(Paths.devicesGet), 'auth');
       assert.ok(isAgentError(e) && e.status === status);
     }
     const problem = '{"status":400,"title":"Bad Request","detail":"channels: unknown"}';
     const client = new ServiceClient(new Scripted(() => ({ status: 400, headers: {}, body: problem })), access);
-    const e = await assert.rejects(client.propertiesGet(), 'http.status');
+    const e = await assert.rejects(client.ofDevice(Paths.propertiesGet), 'http.status');
     assert.ok(isAgentError(e) && e.status === 400);
     assert.match((e as Error).message, /GET \/api\/v1\/properties\/get: 400 channels: unknown/);
   });
 
   it('refuses a 200 whose body is not JSON with wire.invalid', async () => {
     const client = new ServiceClient(new Scripted(() => ({ status: 200, headers: {}, body: '<html>' })), access);
-    await assert.rejects(client.channelsList(), 'wire.invalid');
+    await assert.rejects(client.ofDevice(Paths.channelsList), 'wire.invalid');
   });
 });

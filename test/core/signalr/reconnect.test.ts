@@ -1,5 +1,5 @@
 import { AgentError } from '../../../src/errors.js';
-import { FullJitterBackoff } from '../../../src/retry/backoff.js';
+import { fullJitter } from '../../../src/retry/backoff.js';
 import { assert } from '../../support/assert.js';
 import { harness, json } from './harness.js';
 
@@ -34,7 +34,7 @@ describe('signalr/reconnect', () => {
 
   it('uses full-jitter exponential backoff, capped, by default', async () => {
     const h = harness({
-      retry: new FullJitterBackoff({ baseMs: 1000, capMs: 8000, random: () => 0.5 }),
+      retry: fullJitter(1000, 8000, () => 0.5),
     });
     const waits: number[] = [];
     h.client.onStateChange((kind) => kind === 'waiting' && waits.push(h.clock.monotonicMs()));
