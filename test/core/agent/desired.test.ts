@@ -86,6 +86,19 @@ describe('agent: desired values', () => {
     w.agent.stop();
   });
 
+  it("takes values of the channel's own type only (0/1 for booleans): a string is -EINVAL", async () => {
+    const w = world({ channels: outputs });
+    await w.agent.start();
+    await w.clock.advanceAsync(10);
+    await w.agent.applyDesired({ key: 'relay', value: 'true', timestampMs: T0 });
+    await w.agent.applyDesired({ key: 'dimmer', value: '50', timestampMs: T0 });
+    await w.agent.applyDesired({ key: 'relay', value: 1, timestampMs: T0 + 1 });
+    assert.deepEqual(w.pins.writes, [{ pin: 5, value: true }]);
+    assert.deepEqual(reported(w, 'relay').slice(1), [Errno.EINVAL, true]);
+    assert.deepEqual(reported(w, 'dimmer').slice(1), [Errno.EINVAL]);
+    w.agent.stop();
+  });
+
   it('ignores a record not newer than the last applied to that channel', async () => {
     const w = world({ channels: outputs });
     await w.agent.start();
