@@ -50,7 +50,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   #running = false;
 
   constructor(options: AgentOptions) {
-    const { clock, logger, store } = options;
+    const { clock, logger } = options;
     const stats = this.#stats;
     this.#options = options;
     this.#clock = clock;
@@ -65,7 +65,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     // Joined outbox entries stay within one batch's size (a Moddable preference holds one).
     const entry = { maxEntryBytes: batch.maxBytes, maxEntryRecords: batch.maxRecords };
     const outbox = (this.outbox = new Outbox(
-      store,
+      options.store,
       { ...defaultOutboxOptions, ...entry, ...options.outbox },
       logger,
       clock,
@@ -89,13 +89,9 @@ export class Agent implements DesiredStateSink, SampleSink {
     const scheduler = (this.#scheduler = new Scheduler(clock));
     const channels = (this.#channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     this.#follower = new ConfigFollower({
-      clock,
-      logger,
+      ...options,
       retry,
       client,
-      store,
-      periodMs: options.configRefreshMs ?? 300000,
-      random: options.random ?? Math.random,
       apply: (config) => channels.apply(config),
       loaded: async () => {
         sender.retryNow();
