@@ -31,7 +31,7 @@
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { toAgentError } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
@@ -208,17 +208,18 @@ export class ChannelSet {
 
   /** Starts `channel`; one that cannot run here is rejected (an error state). */
   #start(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): void {
+    const isLocation = channel.type === 'location';
+    const provider = this.#c.providers.find((p) => p.types.includes(channel.type));
+    if (provider === undefined) {
+      return this.#reject(channel.key, `no provider for ${channel.type}`, Errno.EOPNOTSUPP, now, isLocation);
+    }
     try {
-      const provider = this.#c.providers.find((p) => p.types.includes(channel.type));
-      if (provider === undefined) {
-        throw new AgentError('unsupported', `no provider for ${channel.type}`, { errno: Errno.EOPNOTSUPP });
-      }
       const slot = new ChannelSlot(channel, provider.create(channel), this.#slotContext, signature, events);
       this.#scheduler.add(slot, channel.scanIntervalMs);
       this.slots.set(channel.key, slot);
     } catch (e) {
       const error = toAgentError(e);
-      this.#reject(channel.key, error.message, error.errno ?? Errno.EINVAL, now, channel.type === 'location');
+      this.#reject(channel.key, error.message, error.errno ?? Errno.EINVAL, now, isLocation);
     }
   }
 
