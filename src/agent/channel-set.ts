@@ -35,7 +35,7 @@ import { toAgentError } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
-import { LocationFields, StateSide } from '../wire.js';
+import { LocationFields } from '../wire.js';
 import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
@@ -175,20 +175,16 @@ export class ChannelSet {
     this.#appliedMs.set(key, watermarkMs);
     let result: Sample;
     try {
-      result = field !== '' ? errorSample(Errno.EROFS) : await slot.write(value);
+      result = field !== '' ? errorSample(Errno.EROFS) : slot.scale(await slot.write(value));
     } catch (e) {
       result = errorSample(toAgentError(e).errno ?? Errno.EIO);
     }
     this.#counters.desiredApplied++;
     if (!result.ok) c.logger.log('warn', 'desired: not applied', { key, errno: result.errno });
     const now = c.clock.monotonicMs();
-    if (field !== '') {
-      this.#reporter.state(key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
-    } else {
-      result = slot.scale(result);
-      slot.remember(result, now);
-      this.#reporter.channel(key, slot.isLocation, result, now, true);
-    }
+    // A location field's echo is a plain state: `<key>.<field>.reported`.
+    if (field === '') slot.remember(result, now);
+    this.#reporter.channel(key, field === '' && slot.isLocation, result, now, true);
     // The agent's display hooks: the echo is a report too.
     c.onDesired?.(key, value, result);
     c.onReport?.(key, result);
