@@ -10,7 +10,7 @@
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
  * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
-import { isObject } from '../reader.js';
+import { asObject, reqString } from '../reader.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
@@ -96,8 +96,7 @@ export class Agent implements DesiredStateSink, SampleSink {
       loaded: async () => {
         sender.retryNow();
         try {
-          const device = await client.deviceGet();
-          if (isObject(device) && typeof device['uid'] === 'string') this.device = { uid: device['uid'] };
+          this.device = { uid: reqString(asObject(await client.deviceGet(), 'device'), 'uid') };
         } catch (e) {
           logger.log('warn', 'device: not read', { reason: toAgentError(e).message });
         }
