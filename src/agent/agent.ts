@@ -10,7 +10,7 @@
  * delivered first. The agent is also the hub's DesiredStateSink (decisions 5).
  * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
-import { isObject } from '../reader.js';
+import { obj, str } from '../reader.js';
 import { toAgentError } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
@@ -51,7 +51,7 @@ export class Agent implements DesiredStateSink, SampleSink {
   #running = false;
 
   constructor(options: AgentOptions) {
-    const { clock, logger, store } = options;
+    const { clock, logger } = options;
     const stats = this.#stats;
     this.#options = options;
     this.#clock = clock;
@@ -66,7 +66,7 @@ export class Agent implements DesiredStateSink, SampleSink {
     // Joined outbox entries stay within one batch's size (a Moddable preference holds one).
     const entry = { maxEntryBytes: batch.maxBytes, maxEntryRecords: batch.maxRecords };
     const outbox = (this.outbox = new Outbox(
-      store,
+      options.store,
       { ...defaultOutboxOptions, ...entry, ...options.outbox },
       logger,
       clock,
@@ -90,19 +90,14 @@ export class Agent implements DesiredStateSink, SampleSink {
     const scheduler = (this.#scheduler = new Scheduler(clock));
     const channels = (this.#channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     this.#follower = new ConfigFollower({
-      clock,
-      logger,
+      ...options,
       retry,
       client,
-      store,
-      periodMs: options.configRefreshMs ?? 300000,
-      random: options.random ?? Math.random,
       apply: (config) => channels.apply(config),
       loaded: async () => {
         sender.retryNow();
         try {
-          const device = await client.ofDevice(Paths.devicesGet);
-          if (isObject(device) && typeof device['uid'] === 'string') this.device = { uid: device['uid'] };
+          this.device = { uid: str(obj(await client.ofDevice(Paths.devicesGet), 'device')['uid'], 'device.uid') };
         } catch (e) {
           logger.log('warn', 'device: not read', { reason: toAgentError(e).message });
         }

@@ -31,11 +31,11 @@
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { toAgentError } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
-import { LocationFields, StateSide } from '../wire.js';
+import { LocationFields } from '../wire.js';
 import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
@@ -175,20 +175,16 @@ export class ChannelSet {
     this.#appliedMs.set(key, watermarkMs);
     let result: Sample;
     try {
-      result = field !== '' ? errorSample(Errno.EROFS) : await slot.write(value);
+      result = field !== '' ? errorSample(Errno.EROFS) : slot.scale(await slot.write(value));
     } catch (e) {
       result = errorSample(toAgentError(e).errno ?? Errno.EIO);
     }
     this.#counters.desiredApplied++;
     if (!result.ok) c.logger.log('warn', 'desired: not applied', { key, errno: result.errno });
     const now = c.clock.monotonicMs();
-    if (field !== '') {
-      this.#reporter.state(key + StateSide.reported, false, undefined, Errno.EROFS, now, true);
-    } else {
-      result = slot.scale(result);
-      slot.remember(result, now);
-      this.#reporter.channel(key, slot.isLocation, result, now, true);
-    }
+    // A location field's echo is a plain state: `<key>.<field>.reported`.
+    if (field === '') slot.remember(result, now);
+    this.#reporter.channel(key, field === '' && slot.isLocation, result, now, true);
     // The agent's display hooks: the echo is a report too.
     c.onDesired?.(key, value, result);
     c.onReport?.(key, result);
@@ -208,17 +204,18 @@ export class ChannelSet {
 
   /** Starts `channel`; one that cannot run here is rejected (an error state). */
   #start(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): void {
+    const isLocation = channel.type === 'location';
+    const provider = this.#c.providers.find((p) => p.types.includes(channel.type));
+    if (provider === undefined) {
+      return this.#reject(channel.key, `no provider for ${channel.type}`, Errno.EOPNOTSUPP, now, isLocation);
+    }
     try {
-      const provider = this.#c.providers.find((p) => p.types.includes(channel.type));
-      if (provider === undefined) {
-        throw new AgentError('unsupported', `no provider for ${channel.type}`, { errno: Errno.EOPNOTSUPP });
-      }
       const slot = new ChannelSlot(channel, provider.create(channel), this.#slotContext, signature, events);
       this.#scheduler.add(slot, channel.scanIntervalMs);
       this.slots.set(channel.key, slot);
     } catch (e) {
       const error = toAgentError(e);
-      this.#reject(channel.key, error.message, error.errno ?? Errno.EINVAL, now, channel.type === 'location');
+      this.#reject(channel.key, error.message, error.errno ?? Errno.EINVAL, now, isLocation);
     }
   }
 

@@ -56,15 +56,11 @@ function writeKindOf(channel: Channel): WriteKind {
   return type === 'modbus' || type === 'analogOutput' || type === 'can' ? 'number' : 'none';
 }
 
-/** The desired value in the channel's kind, or undefined when it does not fit (-EINVAL). */
+/** The desired value in the channel's kind (booleans also as 0/1; no strings), or undefined (-EINVAL). */
 function coerce(value: Value, kind: WriteKind): boolean | number | undefined {
-  if (kind === 'boolean') {
-    if (value === true || value === 1 || value === 'true') return true;
-    if (value === false || value === 0 || value === 'false') return false;
-    return undefined;
-  }
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) && (kind !== 'integer' || Number.isInteger(n)) ? n : undefined;
+  if (kind === 'boolean')
+    return value === 1 || value === 0 ? value === 1 : typeof value === 'boolean' ? value : undefined;
+  return Number.isFinite(value) && (kind !== 'integer' || Number.isInteger(value)) ? (value as number) : undefined;
 }
 
 /** The channel types whose raw numbers are scaled (decisions 2); others keep gain 1, offset 0. */

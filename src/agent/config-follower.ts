@@ -16,22 +16,20 @@
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
 import { toAgentError } from '../errors.js';
-import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
+import type { TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
+import type { AgentOptions } from './agent-options.js';
 import { hashText } from './channel-set.js';
 
-export interface FollowerContext {
-  readonly clock: Clock;
-  readonly logger: Logger;
+/** The agent's options (clock, logger, store, refresh period and jitter source) and what the agent gives. */
+export interface FollowerContext extends Pick<
+  AgentOptions,
+  'clock' | 'logger' | 'store' | 'configRefreshMs' | 'random'
+> {
   readonly retry: RetryPolicy;
   readonly client: ServiceClient;
-  readonly store: KeyValueStore;
-  /** Refresh period, ms; 0 turns the periodic refresh off. */
-  readonly periodMs: number;
-  /** Uniform random in [0, 1) for the jitter. */
-  readonly random: () => number;
   /** Runs a configuration that differs from the one in use. */
   readonly apply: (config: ChannelConfig) => void;
   /** After every successful read (device and properties follow it). */
@@ -51,7 +49,7 @@ export class ConfigFollower {
   readonly #c: FollowerContext;
 
   constructor(context: FollowerContext) {
-    if (!(context.periodMs >= 0)) throw new RangeError('configRefreshMs: expected >= 0');
+    if (!((context.configRefreshMs ?? 0) >= 0)) throw new RangeError('configRefreshMs: expected >= 0');
     this.#c = context;
   }
 
@@ -107,8 +105,8 @@ export class ConfigFollower {
       }
       this.#use(text, config);
     }
-    const periodMs = c.periodMs;
-    if (periodMs > 0) this.#arm(Math.floor(periodMs * (0.75 + 0.25 * c.random())), 'refresh');
+    const periodMs = c.configRefreshMs ?? 300000;
+    if (periodMs > 0) this.#arm(Math.floor(periodMs * (0.75 + 0.25 * (c.random ?? Math.random)())), 'refresh');
     await c.loaded();
   }
 

@@ -4,7 +4,7 @@
  * (src/agent), driven by the hub glue (decisions.md section 5). Also the reader
  * of the answer of `states/read/last?channels=*.desired` (spec 4.6, 2.6) for the
  * resync after every hub (re)connect: names arrive as `<product_uid>:<key>.desired`;
- * records without a value or with a bad shape are skipped and counted.
+ * records without a value or with a bad shape are skipped and counted (`readDesired`).
  */
 import { asArray, isObject } from '../reader.js';
 import { StateSide } from '../wire.js';
@@ -41,21 +41,33 @@ export interface DesiredStateSink {
   hubReconnected?(): void;
 }
 
-/** The `.desired` records of a `states/read/last` answer, oldest first, and how many were skipped. */
+/**
+ * One `.desired` record from a State record of the wire (a `states/read/last` entry,
+ * a Notify's state): `<product_uid>:<key>.desired` gives `<key>`, the value must be a
+ * boolean, number or string and the timestamp finite Unix seconds. Undefined for any
+ * other channel or shape. The one reader of `.desired` records (the hub's too).
+ */
+export function readDesired(raw: unknown): DesiredRecord | undefined {
+  const { channel, value, timestamp } = isObject(raw) ? raw : {};
+  const key =
+    typeof channel === 'string' && channel.endsWith(StateSide.desired)
+      ? channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length)
+      : '';
+  return key !== '' && ['boolean', 'number', 'string'].includes(typeof value) && Number.isFinite(timestamp)
+    ? { key, value: value as Value, timestampMs: Math.round((timestamp as number) * 1000) }
+    : undefined;
+}
+
+/**
+ * The `.desired` records of a `states/read/last` answer and how many were skipped. Not
+ * sorted: the answer holds one record per channel, and each key keeps its own watermark.
+ */
 export function parseDesiredRecords(body: unknown): { records: DesiredRecord[]; skipped: number } {
+  const list = asArray(body, 'states/read/last');
   const records: DesiredRecord[] = [];
-  let skipped = 0;
-  for (const raw of asArray(body, 'states/read/last')) {
-    const { channel, value, timestamp } = isObject(raw) ? raw : {};
-    const key =
-      typeof channel === 'string' && channel.endsWith(StateSide.desired)
-        ? channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length)
-        : '';
-    if (key === '' || !(typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number'))
-      skipped++;
-    else if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) skipped++;
-    else records.push({ key, value, timestampMs: Math.round(timestamp * 1000) });
+  for (const raw of list) {
+    const record = readDesired(raw);
+    if (record !== undefined) records.push(record);
   }
-  records.sort((a, b) => a.timestampMs - b.timestampMs);
-  return { records, skipped };
+  return { records, skipped: list.length - records.length };
 }

@@ -2,7 +2,7 @@
  * Runs periodic tasks on the injected Clock, each at its own interval, without
  * drift: every task has a deadline that advances by whole intervals from its
  * start, so a late timer never shifts later scans, and scans missed while the
- * host was busy are skipped (counted), not bunched. One timer is armed for the
+ * host was busy are skipped, not bunched. One timer is armed for the
  * earliest deadline; a wake-up allocates nothing beyond the host's timer.
  * A task carries its own period and deadline (no wrapper object per task: the
  * heap per channel on XS).
@@ -25,8 +25,6 @@ export class Scheduler {
   #timer: TimerHandle | undefined;
   #timerDueMs = Infinity;
   #running = false;
-  /** Scans skipped because the host woke up more than one interval late. */
-  missedScans = 0;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -83,12 +81,8 @@ export class Scheduler {
     for (let i = 0; i < count && i < tasks.length; i++) {
       const task = tasks[i]!;
       if (task.dueMs > now) continue;
-      task.dueMs += task.intervalMs;
-      if (task.dueMs <= now) {
-        const behind = Math.floor((now - task.dueMs) / task.intervalMs) + 1;
-        this.missedScans += behind;
-        task.dueMs += behind * task.intervalMs;
-      }
+      // The next deadline on the task's grid after now: deadlines missed meanwhile are skipped.
+      task.dueMs = now - ((now - task.dueMs) % task.intervalMs) + task.intervalMs;
       try {
         task.scan(now);
       } catch {

@@ -1,4 +1,5 @@
 /** The desired-state apply path (decisions 5) and the resync read. */
+import { readDesired } from '../../../src/agent/desired.js';
 import { errorSample, okSample, type ChannelDriverProvider, type Sample } from '../../../src/agent/driver.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
@@ -84,6 +85,39 @@ describe('agent: desired values', () => {
     assert.deepEqual(reported(w, 'dimmer').slice(1, 2), [Errno.ERANGE]);
     assert.deepEqual(reported(w, 'note'), [Errno.EINVAL]);
     w.agent.stop();
+  });
+
+  it("takes values of the channel's own type only (0/1 for booleans): a string is -EINVAL", async () => {
+    const w = world({ channels: outputs });
+    await w.agent.start();
+    await w.clock.advanceAsync(10);
+    await w.agent.applyDesired({ key: 'relay', value: 'true', timestampMs: T0 });
+    await w.agent.applyDesired({ key: 'dimmer', value: '50', timestampMs: T0 });
+    await w.agent.applyDesired({ key: 'relay', value: 1, timestampMs: T0 + 1 });
+    assert.deepEqual(w.pins.writes, [{ pin: 5, value: true }]);
+    assert.deepEqual(reported(w, 'relay').slice(1), [Errno.EINVAL, true]);
+    assert.deepEqual(reported(w, 'dimmer').slice(1), [Errno.EINVAL]);
+    w.agent.stop();
+  });
+
+  it('reads a .desired State record and nothing else (the one reader of the wire form)', () => {
+    assert.deepEqual(readDesired({ channel: 'prod:gps.lat.desired', value: 1.5, timestamp: 1767225600.25 }), {
+      key: 'gps.lat',
+      value: 1.5,
+      timestampMs: 1767225600250,
+    });
+    const others: unknown[] = [
+      { channel: 'prod:relay.reported', value: true, timestamp: 1 },
+      { channel: 'prod:.desired', value: true, timestamp: 1 },
+      { channel: 'prod:relay.desired', value: null, timestamp: 1 },
+      { channel: 'prod:relay.desired', value: { on: true }, timestamp: 1 },
+      { channel: 'prod:relay.desired', value: true, timestamp: '2026-01-01T00:00:00Z' },
+      { channel: 'prod:relay.desired', value: true },
+      { channel: 7, value: true, timestamp: 1 },
+      'prod:relay.desired',
+      null,
+    ];
+    for (const raw of others) assert.equal(readDesired(raw), undefined, JSON.stringify(raw));
   });
 
   it('ignores a record not newer than the last applied to that channel', async () => {

@@ -41,7 +41,7 @@ describe('scheduler', () => {
     assert.deepEqual(slow.at.slice(0, 5), [0, 100, 200, 300, 400]);
   });
 
-  it('skips scans missed while the host was busy, keeping the phase, and counts them', () => {
+  it('skips scans missed while the host was busy, keeping the phase', () => {
     const clock = new FakeClock();
     const s = new Scheduler(clock);
     const stuck = new Recorder(clock, 350);
@@ -51,7 +51,6 @@ describe('scheduler', () => {
     // The scan at 0 runs until 350: the overdue scan (due 100) runs once, late, at 350; those due
     // 200 and 300 are skipped, and the deadlines stay on the 100 ms grid (next due 400).
     assert.deepEqual(stuck.at.slice(0, 3), [0, 350, 700]);
-    assert.ok(s.missedScans >= 4, `missed ${s.missedScans}`);
   });
 
   it('stops and removes', () => {
