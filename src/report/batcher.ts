@@ -7,17 +7,11 @@
 import type { Clock, TimerHandle } from '../ports.js';
 import { utf8Length } from '../utf8.js';
 import type { Lane } from './outbox-options.js';
-import { encodedByteLength } from './records.js';
 
 const nonAscii = /[^\x00-\x7f]/;
 
-/**
- * UTF-8 bytes of `text`: known without a scan for the record just encoded;
- * else its length when ASCII (a native scan), else counted.
- */
+/** UTF-8 bytes of `text`: its length when ASCII (a native scan), else counted. */
 export function byteLength(text: string): number {
-  const known = encodedByteLength(text);
-  if (known >= 0) return known;
   return nonAscii.test(text) ? utf8Length(text) : text.length;
 }
 
