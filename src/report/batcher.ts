@@ -31,17 +31,18 @@ export interface BatchOptions {
 
 export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000, prompt: true };
 
-class LaneBuffer {
-  readonly parts: string[] = [];
-  bytes = 2; // the brackets
+/** A lane's open batch: its records and their JSON bytes (2: the brackets, plus a comma per record). */
+interface LaneBuffer {
   readonly lane: Lane;
-  constructor(lane: Lane) {
-    this.lane = lane;
-  }
+  readonly parts: string[];
+  bytes: number;
 }
 
 export class Batcher {
-  readonly #lanes: readonly LaneBuffer[] = [new LaneBuffer('s'), new LaneBuffer('m')];
+  readonly #lanes: readonly LaneBuffer[] = [
+    { lane: 's', parts: [], bytes: 2 },
+    { lane: 'm', parts: [], bytes: 2 },
+  ];
   #timer: TimerHandle | undefined;
   readonly #clock: Clock;
   readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;
