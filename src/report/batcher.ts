@@ -7,17 +7,11 @@
 import type { Clock, TimerHandle } from '../ports.js';
 import { utf8Length } from '../utf8.js';
 import type { Lane } from './outbox-options.js';
-import { encodedByteLength } from './records.js';
 
 const nonAscii = /[^\x00-\x7f]/;
 
-/**
- * UTF-8 bytes of `text`: known without a scan for the record just encoded;
- * else its length when ASCII (a native scan), else counted.
- */
+/** UTF-8 bytes of `text`: its length when ASCII (a native scan), else counted. */
 export function byteLength(text: string): number {
-  const known = encodedByteLength(text);
-  if (known >= 0) return known;
   return nonAscii.test(text) ? utf8Length(text) : text.length;
 }
 
@@ -37,17 +31,18 @@ export interface BatchOptions {
 
 export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64 * 1024, maxAgeMs: 1000, prompt: true };
 
-class LaneBuffer {
-  readonly parts: string[] = [];
-  bytes = 2; // the brackets
+/** A lane's open batch: its records and their JSON bytes (2: the brackets, plus a comma per record). */
+interface LaneBuffer {
   readonly lane: Lane;
-  constructor(lane: Lane) {
-    this.lane = lane;
-  }
+  readonly parts: string[];
+  bytes: number;
 }
 
 export class Batcher {
-  readonly #lanes: readonly LaneBuffer[] = [new LaneBuffer('s'), new LaneBuffer('m')];
+  readonly #lanes: readonly LaneBuffer[] = [
+    { lane: 's', parts: [], bytes: 2 },
+    { lane: 'm', parts: [], bytes: 2 },
+  ];
   #timer: TimerHandle | undefined;
   readonly #clock: Clock;
   readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;

@@ -62,5 +62,5 @@ export function decodeEntry(text: string): OutboxBatch | undefined {
   const seq = Number(m[3]);
   const records: unknown = JSON.parse(json);
   if (!Array.isArray(records) || records.length !== count || !(count >= 1 && seq >= 1)) return undefined;
-  return { seq, lane: m[1] === 's' ? 's' : 'm', count, json };
+  return { seq, lane: m[1] as Lane, count, json };
 }

@@ -219,7 +219,7 @@ export class Outbox {
     } catch (e) {
       reason = toAgentError(e).message;
     }
-    if (this.damaged++ === 0) this.#logger.log('warn', 'outbox: damaged store entry removed', { key, reason });
+    if (this.damaged++ === 0) this.#logger.log('warn', 'outbox: damaged entry removed', { key, reason });
     this.#release(slot, false);
     return undefined;
   }

@@ -6,19 +6,14 @@
  *
  * Cheap per sample: a scan's records share one timestamp, whose text is made
  * once (from integers, not by printing a double); a channel name is encoded
- * once with its UTF-8 byte count, so the encoder knows each record's byte
- * count and the batcher need not scan the record for non-ASCII text
- * (`encodedByteLength`).
+ * once. The batcher counts a record's UTF-8 bytes (`byteLength`).
  */
 import type { SampleValue } from '../agent/driver.js';
-import { utf8Length } from '../utf8.js';
 
-/** Unix ms -> the wire's decimal seconds (1767225600123 -> 1767225600.123). */
-export function toWireSeconds(unixMs: number): number {
-  return Math.round(unixMs) / 1000;
-}
-
-/** Text of the wire seconds of `unixMs`: the same as `String(toWireSeconds(unixMs))`, made once per scan. */
+/**
+ * Text of the wire seconds of `unixMs` (1767225600123 -> "1767225600.123"): the same as
+ * `String(Math.round(unixMs) / 1000)`, made once per scan.
+ */
 let lastMs = NaN;
 let lastSecondsText = '';
 export function wireSecondsText(unixMs: number): string {
@@ -36,67 +31,36 @@ export function wireSecondsText(unixMs: number): string {
       text = `${whole}.${digits}`;
     }
   } else {
-    text = String(toWireSeconds(unixMs));
+    text = String(Math.round(unixMs) / 1000);
   }
   lastMs = unixMs;
   lastSecondsText = text;
   return text;
 }
 
-/** A JSON-encoded channel name and how many more UTF-8 bytes than characters it has. */
-interface EncodedName {
-  json: string;
-  extraBytes: number;
-}
-
 /** JSON-encoded channel names, bounded: a device has few channels, an application may invent names. */
-const encodedNames = new Map<string, EncodedName>();
-const maxEncodedNames = 512;
+const encodedNames = new Map<string, string>();
 
-function encodeName(name: string): EncodedName {
-  let encoded = encodedNames.get(name);
-  if (encoded === undefined) {
-    if (encodedNames.size >= maxEncodedNames) encodedNames.clear();
-    const json = JSON.stringify(name);
-    encoded = { json, extraBytes: utf8Length(json) - json.length };
-    encodedNames.set(name, encoded);
+function encodeName(name: string): string {
+  let json = encodedNames.get(name);
+  if (json === undefined) {
+    if (encodedNames.size >= 512) encodedNames.clear();
+    encodedNames.set(name, (json = JSON.stringify(name)));
   }
-  return encoded;
-}
-
-/** The last record encoded and its UTF-8 byte count. */
-let lastRecord = '';
-let lastRecordBytes = 0;
-
-function remember(record: string, extraBytes: number): string {
-  lastRecord = record;
-  lastRecordBytes = record.length + extraBytes;
-  return record;
-}
-
-/**
- * UTF-8 byte count of `text` when it is the record this module encoded last
- * (the batcher adds each record right after it is encoded); -1 otherwise.
- */
-export function encodedByteLength(text: string): number {
-  return text === lastRecord ? lastRecordBytes : -1;
+  return json;
 }
 
 /** One `states/write` entry carrying a value. */
 export function encodeStateValue(channel: string, value: SampleValue, unixMs: number): string {
-  const name = encodeName(channel);
-  const v = encodeValue(value);
-  const record = `{"channel":${name.json},"value":${v},"timestamp":${wireSecondsText(unixMs)}}`;
-  return remember(record, name.extraBytes + (typeof value === 'string' ? utf8Length(v) - v.length : 0));
+  return `{"channel":${encodeName(channel)},"value":${encodeValue(value)},"timestamp":${wireSecondsText(unixMs)}}`;
 }
 
 /** One `states/write` entry carrying a negative POSIX error (only on `.reported`, spec 4.6 rule 2). */
 export function encodeStateError(channel: string, errno: number, unixMs: number): string {
-  const name = encodeName(channel);
-  return remember(`{"channel":${name.json},"error":${errno},"timestamp":${wireSecondsText(unixMs)}}`, name.extraBytes);
+  return `{"channel":${encodeName(channel)},"error":${errno},"timestamp":${wireSecondsText(unixMs)}}`;
 }
 
-/** One `measurements/write` entry (values of any shape: its byte count is left to the batcher). */
+/** One `measurements/write` entry. */
 export function encodeMeasurement(metric: string, value: unknown, unixMs: number): string {
   return `{"metric":${JSON.stringify(metric)},"value":${encodeValue(value)},"timestamp":${wireSecondsText(unixMs)}}`;
 }

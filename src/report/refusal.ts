@@ -49,7 +49,7 @@ export function splitGone(
   if (gone.size === 0) return undefined;
   for (const [key, records] of gone) {
     counters.rejected += records;
-    logger.log('warn', 'sender: channel no longer configured, records dropped', { key, records });
+    logger.log('warn', 'sender: channel gone, dropped', { key, records });
   }
   return { json: `[${kept.join(',')}]`, count: kept.length };
 }

@@ -131,7 +131,6 @@ export class Reporter {
       this.droppedHeld++;
     }
     this.#held.push(record);
-    this.#counters.held = this.#held.length;
     if (!this.#waiting) {
       this.#waiting = true;
       this.#wallTime.onKnown(this.#onTimeKnown);
@@ -146,7 +145,6 @@ export class Reporter {
   /** Stamps and batches every held record, oldest first. */
   #release(): void {
     const records = this.#held.splice(0, this.#held.length);
-    this.#counters.held = 0;
     for (const r of records) this.#add(r.lane, r.name, r.ok, r.value, r.errno, r.monotonicMs, false);
   }
 }

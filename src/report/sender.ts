@@ -142,7 +142,7 @@ export class Sender {
     } catch (e) {
       if (this.#stopped()) return false;
       const reason = toAgentError(e).message;
-      this.#logger.log('warn', 'sender: refused, configuration not readable', { status: error.status, reason });
+      this.#logger.log('warn', 'sender: refused, config unreadable', { status: error.status, reason });
       this.#wait(this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs);
       return false;
     }

@@ -77,7 +77,7 @@ describe('e2e: the configuration follows the service', function () {
       assert.ok(!run.agent.channelKeys.includes('battery'), 'the refusal re-read the configuration');
       const c = run.agent.counters;
       assert.ok(c.rejected >= 1, `battery records rejected: ${c.rejected}`);
-      const warned = run.log.find('warn', 'no longer configured');
+      const warned = run.log.find('warn', 'channel gone');
       assert.ok(warned.length >= 1);
       assert.ok(
         warned.every((l) => l.fields?.['key'] === 'battery'),

@@ -70,7 +70,7 @@ describe('FileStore: damage', () => {
     await clock.advanceAsync(100);
     const named = (text: string): unknown[] =>
       logger.find('warn', text).map((l) => l.fields?.['key'] ?? l.fields?.['reason']);
-    assert.deepEqual(named('damaged store entry removed'), ['outbox/r001'], 'once per boot, naming the first');
+    assert.deepEqual(named('damaged entry removed'), ['outbox/r001'], 'once per boot, naming the first');
     assert.equal(agent.outbox.damaged, 3);
     assert.deepEqual(named('cached configuration unreadable'), ['agent/channels']);
     assert.deepEqual(

@@ -75,7 +75,7 @@ describe('agent: the configuration follows the service', () => {
     assert.equal(w.http.statesOf('temp.reported').length, 0);
     assert.equal(w.agent.counters.rejected, 2, 'temp at 0 and 500 ms');
     assert.equal(w.agent.counters.queued, 0);
-    const warned = w.logger.find('warn', 'no longer configured');
+    const warned = w.logger.find('warn', 'channel gone');
     assert.equal(warned.length, 1, 'one line for the channel, not one per record');
     assert.deepEqual(warned[0]?.fields, { key: 'temp', records: 2 });
     assert.deepEqual(w.agent.channelKeys, ['door'], 'the refusal re-read the configuration');
@@ -116,7 +116,7 @@ describe('agent: the configuration follows the service', () => {
     assert.equal(w.http.refused, 1);
     assert.equal(w.agent.counters.rejected, 0, 'nothing dropped while the configuration is unknown');
     assert.ok(w.agent.counters.queued >= 3, 'door and temp records kept');
-    assert.equal(w.logger.find('warn', 'configuration not readable').length, 1);
+    assert.equal(w.logger.find('warn', 'config unreadable').length, 1);
     configDown = false;
     await w.clock.advanceAsync(1100); // retry at +1000 (fixedRetry): refused, split, delivered
     assert.equal(w.agent.counters.queued, 0);

@@ -52,7 +52,7 @@ function seeded(damaged: string | undefined): DamagedStore {
 
 /** The one damage warning of this boot, which names the first damaged key. */
 function warnedOnce(logger: FakeLogger, key: string): void {
-  const lines = logger.find('warn', 'damaged store entry removed');
+  const lines = logger.find('warn', 'damaged entry removed');
   assert.deepEqual(
     lines.map((l) => l.fields?.['key']),
     [key],

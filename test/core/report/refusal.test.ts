@@ -40,7 +40,7 @@ describe('report/refusal: splitting a refused batch', () => {
     assert.deepEqual(outcome, { json: JSON.stringify([records[0], records[2], records[5]]), count: 3 });
     assert.equal(counters.rejected, 3);
     assert.deepEqual(
-      logger.find('warn', 'no longer configured').map((l) => l.fields),
+      logger.find('warn', 'channel gone').map((l) => l.fields),
       [
         { key: 'battery', records: 1 },
         { key: 'oldgps', records: 2 },
