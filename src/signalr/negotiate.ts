@@ -10,7 +10,7 @@
  * opening the socket fails and the client retries). An answer without a
  * connection token is `wire.invalid`, and the client retries.
  */
-import { asObject, optString, reqString } from '../reader.js';
+import { asObject, optString } from '../reader.js';
 import { AgentError } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
@@ -44,8 +44,8 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
   const o = asObject(readJson(body, 'negotiate'), 'negotiate');
   const error = optString(o, 'error');
   if (error !== undefined) throw new AgentError('hub', 'hub: negotiate: ' + error);
-  const connectionToken = reqString(o, 'connectionToken');
-  if (connectionToken === '') throw new AgentError('wire.invalid', 'negotiate: empty connectionToken');
+  const connectionToken = optString(o, 'connectionToken');
+  if (!connectionToken) throw new AgentError('wire.invalid', 'negotiate: no connectionToken');
   return {
     socketUrl: base.replace(/^http/, 'ws') + Paths.hub + '?id=' + encodeURIComponent(connectionToken),
     connectionToken,
