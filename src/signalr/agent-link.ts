@@ -9,18 +9,20 @@
  * counted, and a resync is queued so the latest desired value still arrives.
  *
  * The `Notify` argument (decisions.md section 5) is validated here:
- * `{type:"states", entity, states:[State record]}` yields the `.desired` records
- * (channel `<product_uid>:<key>.desired`, timestamp Unix seconds → ms);
- * `{type:"properties", entity, values}` the changed properties. `.reported`
- * records and other `type`s are skipped; a malformed argument is logged and
- * dropped whole.
+ * `{type:"states", entity, states:[State record]}` yields the `.desired` records,
+ * oldest first, read by the agent's own reader (desired.ts: the same as the
+ * resync's; `.reported` and malformed records are skipped);
+ * `{type:"properties", entity, values}` the changed properties (kept only where
+ * a host plugs in AgentOptions.properties). Other `type`s are skipped; a
+ * malformed argument (not an object, `states` not an array, a bad property) is
+ * logged and dropped whole.
  */
-import type { DesiredRecord, DesiredStateSink } from '../agent/desired.js';
+import { parseDesiredRecords, type DesiredRecord, type DesiredStateSink } from '../agent/desired.js';
 import type { Value } from '../agent/driver.js';
-import { asArray, asObject, num, scalar, str } from '../reader.js';
+import { asObject, scalar } from '../reader.js';
 import { toAgentError } from '../errors.js';
 import type { Logger } from '../ports.js';
-import { Hub, StateSide } from '../wire.js';
+import { Hub } from '../wire.js';
 import type { HubClient } from './hub-client.js';
 
 /** Targets match case-insensitively, like the official clients. */
@@ -31,22 +33,6 @@ export function parseProperties(value: unknown, field: string): Record<string, V
   const o = asObject(value, field);
   for (const name in o) scalar(o[name], `${field}.${name}`);
   return { ...(o as Record<string, Value>) };
-}
-
-const unixSeconds = num(0);
-
-/** The `.desired` records of a states Notify (`<product_uid>:<key>.desired` → `<key>`). */
-function parseDesired(states: unknown): DesiredRecord[] {
-  const desired: DesiredRecord[] = [];
-  for (const state of asArray(states, 'states')) {
-    const o = asObject(state, 'states[]');
-    const channel = str(o['channel'], 'channel');
-    const key = channel.slice(channel.indexOf(':') + 1, -StateSide.desired.length);
-    if (!channel.endsWith(StateSide.desired) || key === '') continue;
-    const value = scalar(o['value'], `Notify ${key}.desired`);
-    desired.push({ key, value, timestampMs: Math.round(unixSeconds(o['timestamp'], 'timestamp') * 1000) });
-  }
-  return desired;
 }
 
 export interface AgentLinkOptions {
@@ -107,7 +93,8 @@ export class HubAgentLink {
         if (device !== undefined && entity !== undefined && entity !== device) continue;
         if (o['type'] === Hub.notifyProperties)
           this.#sink.updateProperties(parseProperties(o['values'], 'values'), false);
-        else if (o['type'] === Hub.notifyStates) for (const record of parseDesired(o['states'])) this.#apply(record);
+        else if (o['type'] === Hub.notifyStates)
+          for (const record of parseDesiredRecords(o['states']).records) this.#apply(record);
       } catch (e) {
         this.#logger.log('warn', 'hub: Notify dropped', { reason: toAgentError(e).message });
       }

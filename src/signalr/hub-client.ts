@@ -4,7 +4,7 @@
  * WebSocket, handshakes, routes the records, keeps alive, and reconnects with
  * back-off forever. One timer serves whichever state is
  * current: the back-off wait (`waiting`), the handshake deadline
- * (`handshaking`), the keep-alive (`connected`: a Ping when nothing was sent for
+ * (`handshaking`, `serverTimeoutMs`), the keep-alive (`connected`: a Ping when nothing was sent for
  * `pingIntervalMs`, the server gone after `serverTimeoutMs` without receiving;
  * the timer re-arms for the remaining time, so a send or a receive costs a clock
  * read, not a timer).
@@ -141,7 +141,7 @@ export class HubClient {
       );
       if (!live()) return; // closed while connecting
       this.#socket = socket;
-      this.#arm(o.handshakeTimeoutMs);
+      this.#arm(o.serverTimeoutMs);
       this.#set('handshaking');
     } catch (e) {
       if (this.#state === 'connecting') this.#close(toAgentError(e));
@@ -159,16 +159,12 @@ export class HubClient {
       // Already closed underneath.
     }
     if (this.#state === 'connected') this.#attempt = 0;
-    let delayMs: number | null = null;
-    if (reconnect) {
-      try {
-        // 401/403 is not a retry loop (docs/realtime.md): the next attempt waits authRetryMs.
-        delayMs = error.code === 'auth' ? this.#o.authRetryMs : this.#o.retry.nextDelayMs(++this.#attempt);
-      } catch (e) {
-        this.#log('error', 'retry policy failed', { reason: toAgentError(e).message });
-        delayMs = 60000;
-      }
-    }
+    // 401/403 is not a retry loop (docs/realtime.md): the next attempt waits authRetryMs.
+    const delayMs = !reconnect
+      ? null
+      : error.code === 'auth'
+        ? this.#o.authRetryMs
+        : this.#o.retry.nextDelayMs(++this.#attempt);
     if (delayMs === null) return this.#set('stopped', error);
     this.#timer = this.#o.clock.setTimer(() => void this.#connect(), delayMs);
     this.#set('waiting', error);

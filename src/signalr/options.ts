@@ -25,11 +25,9 @@ export interface HubClientOptions {
   retry?: RetryPolicy;
   /** After a 401/403 (`auth`), the next attempt waits this long instead. Default 600000 (10 min). */
   authRetryMs?: number;
-  /** From opening the socket to the handshake answer. Default 15000. */
-  handshakeTimeoutMs?: number;
   /** A Ping is sent when nothing was sent for this long. Default 15000. */
   pingIntervalMs?: number;
-  /** The server is gone after this long without receiving anything. Default 30000. */
+  /** The server is gone after this long without receiving anything (also the handshake's deadline). Default 30000. */
   serverTimeoutMs?: number;
   /** Largest incoming record; a larger one drops the connection. Default 65536. */
   maxReceiveBytes?: number;
@@ -40,7 +38,6 @@ export type ResolvedHubOptions = Required<HubClientOptions>;
 /** The numeric defaults (spec 4.8 and docs/realtime.md). */
 export const hubDefaults = {
   authRetryMs: 600000,
-  handshakeTimeoutMs: 15000,
   pingIntervalMs: 15000,
   serverTimeoutMs: 30000,
   maxReceiveBytes: 65536,

@@ -9,10 +9,10 @@
  * several records in one) and refuses a record over its byte bound instead of
  * growing without bound.
  *
- * A device acts on four message types: Invocation (1), Completion (3), Ping (6)
- * and Close (7). Their fields are checked in place (the record's object is the
- * message, nothing is copied); any other type, streams included, is `undefined`
- * and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
+ * A device acts on three message types: Invocation (1), Completion (3) and
+ * Close (7); a Ping (6) only counts as something received. Their fields are
+ * checked in place (the record's object is the message, nothing is copied); any
+ * other type, Ping and streams included, is `undefined` and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
  */
 import { asArray, bool, opt, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
@@ -49,9 +49,7 @@ export interface CloseMessage {
   allowReconnect?: boolean | null;
 }
 
-export type HubMessage = InvocationMessage | CompletionMessage | CloseMessage | { type: typeof T.ping };
-
-const ping: HubMessage = { type: T.ping };
+export type HubMessage = InvocationMessage | CompletionMessage | CloseMessage;
 
 /** Appends the record separator to one serialized message. */
 export function encodeRecord(message: unknown): string {
@@ -60,10 +58,13 @@ export function encodeRecord(message: unknown): string {
 
 const optStr = opt(str);
 
-/** Validates one record's text (separator removed); `undefined` for a type the device ignores. */
+/**
+ * Validates one record's text (separator removed); `undefined` for a type the
+ * device does not act on, Ping included (receiving anything is what counts).
+ */
 export function parseHubMessage(text: string): HubMessage | undefined {
   // Pings are the most frequent record; the canonical form skips JSON.parse.
-  if (text === '{"type":6}') return ping;
+  if (text === '{"type":6}') return undefined;
   const o = readObject(text, 'hub');
   const type = o['type'];
   if (type === T.invocation) {
@@ -76,7 +77,7 @@ export function parseHubMessage(text: string): HubMessage | undefined {
   } else if (type === T.close) {
     optStr(o['error'], 'error');
     opt(bool)(o['allowReconnect'], 'allowReconnect');
-  } else if (type !== T.ping) return undefined;
+  } else return undefined;
   return o as unknown as HubMessage;
 }
 

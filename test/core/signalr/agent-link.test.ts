@@ -90,20 +90,27 @@ describe('signalr/agent-link', () => {
     assert.deepEqual(sink.properties, [[{ interval: 5, label: 'x' }, false]]);
   });
 
-  it('ignores other devices, unknown types, and logs malformed Notify arguments', async () => {
+  it('ignores other devices, unknown types and malformed state records; logs malformed Notify arguments', async () => {
     const { h, sink, link, socket } = await setup();
     socket.receiveRecords(
       statesNotify([{ channel: `${P}:relay.desired`, value: true, timestamp: 1 }], 'someone-else'),
       { type: 1, target: 'Notify', arguments: [{ type: 'future' }] },
-      statesNotify([{ channel: `${P}:relay.desired`, value: { no: 1 }, timestamp: 1 }]),
-      statesNotify([{ channel: `${P}:relay.desired`, value: 1 }]),
+      statesNotify([
+        { channel: `${P}:relay.desired`, value: { no: 1 }, timestamp: 1 },
+        { channel: `${P}:relay.desired`, value: 1 },
+        { channel: `${P}:fan.desired`, value: 2, timestamp: 3 },
+      ]),
+      { type: 1, target: 'Notify', arguments: [{ type: 'states', states: 'not a list' }] },
       { type: 1, target: 'Notify', arguments: [{ type: 'properties', values: { a: [1] } }] },
     );
     await link.idle();
-    assert.deepEqual(sink.applied, []);
+    assert.deepEqual(
+      sink.applied.map((r) => r.key),
+      ['fan'],
+    );
     assert.deepEqual(sink.properties, []);
     assert.equal(sink.resyncs, 1);
-    assert.equal(h.logger.find('warn', 'hub: Notify dropped').length, 3);
+    assert.equal(h.logger.find('warn', 'hub: Notify dropped').length, 2);
   });
 
   it('resyncs desired states on every connect and reconnect; a failed resync is logged', async () => {

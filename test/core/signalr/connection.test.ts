@@ -38,8 +38,8 @@ describe('signalr/connection', () => {
     assert.deepEqual(seen, ['é\u001e']);
   });
 
-  it('fails the attempt when the handshake is not answered in time, and retries', async () => {
-    const h = harness({ handshakeTimeoutMs: 5000 });
+  it('fails the attempt when the handshake is not answered within serverTimeoutMs, and retries', async () => {
+    const h = harness({ serverTimeoutMs: 5000 });
     const socket = await h.connect(false);
     socket.open();
     await h.clock.advanceAsync(4999);
@@ -52,7 +52,7 @@ describe('signalr/connection', () => {
   });
 
   it('the handshake timeout also covers a socket that never opens', async () => {
-    const h = harness({ handshakeTimeoutMs: 5000 });
+    const h = harness({ serverTimeoutMs: 5000 });
     await h.connect(false);
     await h.clock.advanceAsync(5000);
     assert.equal(h.client.status, 'waiting');

@@ -131,20 +131,4 @@ describe('signalr/reconnect', () => {
       ['hub: waiting', 'hub: waiting', 'hub: connected', 'hub: waiting', 'hub: connected'],
     );
   });
-
-  it('keeps reconnecting when the retry policy throws (logged, 60 s fallback)', async () => {
-    const h = harness({
-      retry: {
-        nextDelayMs: () => {
-          throw new Error('broken policy');
-        },
-      },
-    });
-    (await h.connect()).drop();
-    await h.clock.advanceAsync(59999);
-    assert.equal(h.sockets.sockets.length, 1);
-    await h.clock.advanceAsync(1);
-    assert.equal(h.sockets.sockets.length, 2);
-    assert.equal(h.logger.find('error', 'retry policy failed').length, 1);
-  });
 });
