@@ -54,17 +54,14 @@ export class GnssLocationProvider implements ChannelDriverProvider {
   #open(): void {
     if (this.#port !== undefined) return;
     const { serial, port, logger } = this.#options;
-    const name = String(port.port);
+    // The receiver's port is read-only here (no writes that could fail); on Node,
+    // ReopeningSerial logs a port's failure and return (docs/gnss.md).
     try {
-      this.#port = serial.open(port, {
-        onData: (bytes) => this.parser.push(bytes),
-        onError: (error) => logger.log('warn', `gnss ${name}: ${error.message}`),
-      });
+      this.#port = serial.open(port, { onData: (bytes) => this.parser.push(bytes) });
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      throw new AgentError('pin.unavailable', `gnss ${name}: ${message}`, { errno: Errno.ENODEV, cause: e });
+      throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
     }
-    logger.log('info', `gnss ${name}: open`, { baudRate: port.baudRate });
+    logger.log('info', `gnss ${port.port}: open`, { baudRate: port.baudRate });
   }
 }
 
