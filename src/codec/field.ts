@@ -87,11 +87,22 @@ export function readBits(
 ): Bits64 {
   let hi = 0;
   let lo = 0;
-  for (let s = 0; s < sizeBits; s++) {
-    const p = bitOf(offsetBits, sizeBits, s, big, packed);
-    if ((((window[p >> 3] ?? 0) >> (p & 7)) & 1) === 0) continue;
-    if (s < 32) lo |= 1 << s;
-    else hi |= 1 << (s - 32);
+  if (((offsetBits | sizeBits) & 7) === 0 && !(big && packed)) {
+    // Whole bytes (most registers and J1939 fields): a byte at a time, least significant first.
+    const first = offsetBits >> 3;
+    const n = sizeBits >> 3;
+    for (let k = 0; k < n; k++) {
+      const b = window[big ? first + n - 1 - k : first + k] ?? 0;
+      if (k < 4) lo |= b << (8 * k);
+      else hi |= b << (8 * (k - 4));
+    }
+  } else {
+    for (let s = 0; s < sizeBits; s++) {
+      const p = bitOf(offsetBits, sizeBits, s, big, packed);
+      if ((((window[p >> 3] ?? 0) >> (p & 7)) & 1) === 0) continue;
+      if (s < 32) lo |= 1 << s;
+      else hi |= 1 << (s - 32);
+    }
   }
   out.hi = hi >>> 0;
   out.lo = lo >>> 0;

@@ -1,6 +1,6 @@
 import type { DataLayout, DataType } from '../../../src/config/model.js';
 import { DataTypeBits } from '../../../src/wire.js';
-import { decodeData, encodeData, isFailure, type Decoded } from '../../../src/codec/field.js';
+import { decodeData, encodeData, isFailure, readBits, type Decoded } from '../../../src/codec/field.js';
 import { Errno } from '../../../src/errno.js';
 import { assert } from '../../support/assert.js';
 
@@ -8,6 +8,18 @@ function layout(dataType: DataType, dataOrder: DataLayout['dataOrder'] = 'bigEnd
   return { dataType, dataOrder, dataOffsetBits: offset, dataSizeBits: size ?? DataTypeBits[dataType] };
 }
 const bytes = (...b: number[]) => Uint8Array.from(b);
+
+/** The window with every field moved one bit further in the order's bit numbering (a 0 bit enters first). */
+function shiftLeftOneBit(window: Uint8Array, big: boolean): Uint8Array {
+  const out = new Uint8Array(window.length + 1);
+  for (let p = 0; p < window.length * 8; p++) {
+    const from = big ? p ^ 7 : p;
+    if (((window[from >> 3]! >> (from & 7)) & 1) === 0) continue;
+    const to = big ? (p + 1) ^ 7 : p + 1;
+    out[to >> 3]! |= 1 << (to & 7);
+  }
+  return out;
+}
 
 function errnoOf(x: Decoded | undefined): number | undefined {
   return x !== undefined && isFailure(x) ? x.errno : undefined;
@@ -65,6 +77,29 @@ describe('codec/field: decoding (decisions.md section 2)', () => {
     assert.equal(decodeData(bytes(0x40, 0xfe, 0x24, 0x0c, 0, 0, 0, 0), layout('siemensTotalType')), 123456.75);
     assert.equal(errnoOf(decodeData(bytes(0x7f, 0xc0, 0, 0), layout('float32'))), Errno.ERANGE);
     assert.equal(errnoOf(decodeData(bytes(0x7f, 0x80, 0, 0), layout('float32'))), Errno.ERANGE);
+  });
+
+  it('reads whole-byte fields a byte at a time exactly as bit by bit: every width, offset and order', () => {
+    const window = Uint8Array.from({ length: 12 }, (_, i) => (i * 151 + 89) & 0xff);
+    const out = { hi: 0, lo: 0 };
+    for (let size = 8; size <= 64; size += 8) {
+      for (let offset = 0; offset + size <= 96; offset += 8) {
+        for (const big of [false, true]) {
+          let expected = 0n;
+          for (let k = 0; k < size / 8; k++) {
+            const byte = window[big ? offset / 8 + k : offset / 8 + size / 8 - 1 - k]!;
+            expected = (expected << 8n) | BigInt(byte);
+          }
+          readBits(window, offset, size, big, out);
+          const got = (BigInt(out.hi) << 32n) | BigInt(out.lo);
+          assert.equal(got, expected, `size ${size} offset ${offset} ${big ? 'big' : 'little'}`);
+          // The same field one bit further, from a window shifted by one bit, takes the bit-by-bit path.
+          const shifted = shiftLeftOneBit(window, big);
+          readBits(shifted, offset + 1, size, big, out);
+          assert.equal((BigInt(out.hi) << 32n) | BigInt(out.lo), expected, `bit path, size ${size} offset ${offset}`);
+        }
+      }
+    }
   });
 
   it('fails with -EIO when the window is shorter than the field', () => {
