@@ -25,10 +25,10 @@ import config, { firmwareInputs } from '../rollup.config.mjs';
 import { partOf, partSizes } from './size-parts.mjs';
 
 const AIM_BYTES = 40 * 1024;
-// Hard budgets: the measured sizes (full 66,728 B, pins-only 49,463 B) plus about 3%.
+// Hard budgets: the measured sizes (full 66,848 B, pins-only 49,463 B) plus about 3%.
 const BUDGET_BYTES = 67 * 1024;
 const PINS_ONLY_BUDGET_BYTES = 50 * 1024;
-// The full firmware's XS bytecode (103,642 B measured with Moddable SDK 8.2.3's xsc) plus about 3%; checked when MODDABLE is set.
+// The full firmware's XS bytecode (103,810 B measured with Moddable SDK 8.2.3's xsc) plus about 3%; checked when MODDABLE is set.
 const XS_BUDGET_BYTES = 104.5 * 1024;
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
