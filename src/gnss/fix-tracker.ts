@@ -19,12 +19,15 @@
  * - The gpsd rule: a GGA, GNS, RMC or GLL whose UTC time equals the previous
  *   one of the same talker and type means the receiver's time stopped: the fix
  *   is lost until the time moves on.
- * - The monotonic time of the last valid fix, for the channel timeout.
+ * - The monotonic time of the last valid fix: `locate` gives a channel the
+ *   fix, or nothing once it is older than the channel's timeout.
  *
  * An epoch is the set of sentences sharing one UTC time; it changes when a
  * timed sentence brings a different time.
  */
+import type { Location } from '../agent/driver.js';
 import type { Clock } from '../ports.js';
+import { LocationFields } from '../wire.js';
 import type { NmeaFields } from './nmea-fields.js';
 
 /** Tri-state of one validity indicator. */
@@ -37,7 +40,24 @@ const KINDS = [0x474741, 0x524d43, 0x474e53, 0x474c4c, 0x475341]; // GGA RMC GNS
 const GGA = 0;
 const RMC = 1;
 const GNS = 2;
-const GSA = 4; // GLL is 3
+const GLL = 3;
+const GSA = 4;
+/** A field index past any line's last field: reads as empty (the kind does not carry the field). */
+const _ = 99;
+/**
+ * Where each kind keeps the fields the fix reads, by field index; one reading
+ * path for all five. `code` is GGA's quality or GSA's fix mode; `lat` is
+ * followed by N/S, longitude and E/W; `dops` is PDOP, then HDOP and VDOP.
+ * GNS's mode field (6) holds one letter per constellation and is read apart.
+ */
+const LAYOUT = [
+  // minFields time lat status mode code sats alt dops
+  [10, 1, 2, _, _, 6, 7, 9, _], // GGA
+  [10, 1, 3, 2, 12, _, _, _, _], // RMC
+  [10, 1, 2, _, _, _, 7, 9, _], // GNS
+  [5, 5, 1, 6, 7, _, _, _, _], // GLL: time, status and mode absent on older receivers
+  [18, _, _, _, _, 2, _, _, 15], // GSA
+];
 /** Talkers told apart; a further one shares the last slot. */
 const TALKERS = 12;
 const GN = 0x474e;
@@ -79,8 +99,6 @@ export class FixTracker {
   /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
   #primaryPosition = false;
   #stale = false;
-  /** The best GSA fix mode of this epoch (0 before its first GSA). */
-  #gsaBestMode = 0;
   /** The talkers seen (two letters as one number), then per talker: its last UTC time per timed kind and its satellites this epoch. */
   readonly #talkers = new Uint16Array(TALKERS);
   readonly #lastTimes = new Float64Array(TALKERS * 4).fill(NaN);
@@ -94,7 +112,7 @@ export class FixTracker {
     this.#newEpoch();
   }
 
-  /** True when the current fix is valid (not lost; the age is checked by `ageMs`). */
+  /** True when the current fix is valid (not lost; its age is checked by `locate`). */
   get valid(): boolean {
     if (this.#stale || this.lat !== this.lat || this.lon !== this.lon) return false;
     const flags = this.#flags;
@@ -102,9 +120,20 @@ export class FixTracker {
     return !flags.includes(BAD) && flags.includes(GOOD) && (this.#satsFlag !== BAD || flags[GSA] === GOOD);
   }
 
-  /** Milliseconds since the last valid fix on the monotonic clock; Infinity when none. */
-  ageMs(): number {
-    return this.lastValidFixMs === this.lastValidFixMs ? this.#clock.monotonicMs() - this.lastValidFixMs : Infinity;
+  /**
+   * A location channel's reading: the fix into `out` (a field present when
+   * known) when it is valid and its last valid fix at most `timeoutMs` old on
+   * the monotonic clock; false, `out` untouched, otherwise.
+   */
+  locate(timeoutMs: number, out: Location): boolean {
+    if (!this.valid || !(this.#clock.monotonicMs() - this.lastValidFixMs <= timeoutMs)) return false;
+    for (let i = 0; i < LocationFields.length; i++) {
+      const key = LocationFields[i]!;
+      const value = this[key];
+      if (value === value) out[key] = value;
+      else delete out[key];
+    }
+    return true;
   }
 
   /** Reads one verified line (NmeaParser's `onLine`); false for a type the fix does not use. */
@@ -112,48 +141,36 @@ export class FixTracker {
     const kind = KINDS.indexOf(f.type);
     if (kind < 0) return false;
     // Every field is read before anything is applied (NaN or 0 when absent).
+    const at = LAYOUT[kind]!;
+    f.expect(at[0]!);
+    const time = f.time(at[1]!);
+    const lat = f.angle(at[2]!, 90);
+    const lon = f.angle(at[2]! + 2, 180);
+    const status = f.char(at[3]!);
+    const mode = f.char(at[4]!);
+    const code = f.int(at[5]!);
+    const sats = f.int(at[6]!);
+    const alt = f.num(at[7]!);
+    const pdop = f.num(at[8]!);
+    const hdop = f.num(at[8]! + 1);
+    const vdop = f.num(at[8]! + 2);
     let flag = UNKNOWN;
-    if (kind === GSA) {
-      f.expect(18);
-      const mode = f.int(2);
-      const pdop = f.num(15);
-      const hdop = f.num(16);
-      const vdop = f.num(17);
-      if (!f.bad) this.#gsa(mode, pdop, hdop, vdop);
-      return true;
-    }
-    if (kind === GGA || kind === GNS) {
-      f.expect(10);
-      const time = f.time(1);
-      const lat = f.angle(2, 90);
-      const lon = f.angle(4, 180);
-      const sats = f.int(7);
-      const alt = f.num(9);
-      if (kind === GGA) {
-        const quality = f.int(6);
-        if (quality === quality) flag = quality > 0 && quality < 7 ? GOOD : BAD;
-      } else flag = this.#gnsModes(f);
-      if (f.bad || !this.#time(time, f.talker, kind)) return true;
-      this.#position(lat, lon, true);
-      if (alt === alt) this.alt = alt;
-      this.#addSats(f.talker, sats);
-    } else {
-      // RMC: time, status, position ... mode (12); GLL: position, time, status, mode.
-      const rmc = kind === RMC;
-      f.expect(rmc ? 10 : 5);
-      const time = f.time(rmc ? 1 : 5);
-      const status = f.char(rmc ? 2 : 6);
-      const lat = f.angle(rmc ? 3 : 1, 90);
-      const lon = f.angle(rmc ? 5 : 3, 180);
-      const mode = f.char(rmc ? 12 : 7);
-      const ok = (status === A || (rmc && status === D)) && mode !== N;
-      if (status !== 0) flag = ok ? GOOD : BAD;
-      if (f.bad || !this.#time(time, f.talker, kind)) return true;
-      if (rmc || (ok && !this.#primaryPosition)) this.#position(lat, lon, rmc);
-    }
+    if (kind === GNS) flag = this.#gnsModes(f);
+    else if (status !== 0) flag = (status === A || (status === D && kind === RMC)) && mode !== N ? GOOD : BAD;
+    else if (kind === GGA && code === code)
+      flag = code > 0 && code < 7 ? GOOD : BAD; // 7 manual, 8 simulator
+    else if (code > 0) flag = code >= 2 || this.#flags[GSA] === GOOD ? GOOD : BAD; // GSA: the epoch's best mode
+    if (f.bad || !this.#time(time, f.talker, kind)) return true;
+    // A GLL gives the position of a second no GGA, GNS or RMC covers.
+    if (kind !== GLL || (flag === GOOD && !this.#primaryPosition)) this.#position(lat, lon, kind !== GLL);
+    if (alt === alt) this.alt = alt;
+    if (pdop === pdop) this.pdop = pdop;
+    if (hdop === hdop) this.hdop = hdop;
+    if (vdop === vdop) this.vdop = vdop;
+    this.#addSats(f.talker, sats);
     if (flag !== UNKNOWN) this.#flags[kind] = flag;
     // Only a fresh position sentence proves the fix is alive (not GSA alone).
-    if (this.valid) this.lastValidFixMs = this.#clock.monotonicMs();
+    if (kind !== GSA && this.valid) this.lastValidFixMs = this.#clock.monotonicMs();
     return true;
   }
 
@@ -220,7 +237,6 @@ export class FixTracker {
     this.#epochSats.fill(NaN);
     this.#flags.fill(UNKNOWN);
     this.#satsFlag = UNKNOWN;
-    this.#gsaBestMode = 0;
     this.#primaryPosition = false;
   }
 
@@ -230,13 +246,5 @@ export class FixTracker {
     this.lat = lat;
     this.lon = lon;
     if (primary) this.#primaryPosition = true;
-  }
-
-  #gsa(mode: number, pdop: number, hdop: number, vdop: number): void {
-    if (mode > this.#gsaBestMode) this.#gsaBestMode = mode;
-    if (this.#gsaBestMode > 0) this.#flags[GSA] = this.#gsaBestMode >= 2 ? GOOD : BAD;
-    if (pdop === pdop) this.pdop = pdop;
-    if (hdop === hdop) this.hdop = hdop;
-    if (vdop === vdop) this.vdop = vdop;
   }
 }

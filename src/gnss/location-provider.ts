@@ -65,10 +65,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
   }
 }
 
-/** The Location fields besides the position, present when the tracker knows them. */
-const FIELDS = ['alt', 'pdop', 'hdop', 'vdop', 'sats'] as const;
-
-/** One location channel: the tracker's fix, or -ETIMEDOUT, in reused objects. */
+/** One location channel: the tracker's fix within the channel's timeout, or -ETIMEDOUT, in reused objects. */
 export class LocationDriver implements ChannelDriver {
   readonly #location: Location = {};
   readonly #okSample: Sample = { ok: true, value: this.#location };
@@ -84,23 +81,12 @@ export class LocationDriver implements ChannelDriver {
   }
 
   sample(): Sample {
-    const t = this.#tracker;
-    const ok = t.valid && t.ageMs() <= this.#channel.timeoutMs;
+    const ok = this.#tracker.locate(this.#channel.timeoutMs, this.#location);
     if (ok !== this.#lastOk) {
       this.#lastOk = ok;
       this.#logger.log('info', `gnss ${this.#channel.key}: ${ok ? 'fix' : 'no fix'}`);
     }
-    if (!ok) return TIMED_OUT;
-    const loc = this.#location;
-    loc.lat = t.lat;
-    loc.lon = t.lon;
-    for (let i = 0; i < FIELDS.length; i++) {
-      const key = FIELDS[i]!;
-      const value = t[key];
-      if (value === value) loc[key] = value;
-      else delete loc[key];
-    }
-    return this.#okSample;
+    return ok ? this.#okSample : TIMED_OUT;
   }
 
   close(): void {

@@ -1,3 +1,4 @@
+import type { Location } from '../../../src/agent/driver.js';
 import { FixTracker } from '../../../src/gnss/fix-tracker.js';
 import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
@@ -59,7 +60,7 @@ describe('gnss/fix-tracker', () => {
       assert.equal(tracker.valid, false, line);
     }
     assert.ok(Number.isNaN(tracker.lastValidFixMs));
-    assert.equal(tracker.ageMs(), Infinity);
+    assert.equal(tracker.locate(Infinity, {}), false);
   });
 
   it('treats a UTC time that stops advancing as a lost fix (the gpsd rule), until it moves on', () => {
@@ -69,10 +70,28 @@ describe('gnss/fix-tracker', () => {
     clock.advance(1000);
     feed(rmc('092750.000') + gga('092750.000'));
     assert.equal(tracker.valid, false);
-    assert.equal(tracker.ageMs(), 1000);
+    assert.equal(clock.monotonicMs() - tracker.lastValidFixMs, 1000);
     feed(rmc('092751.000') + gga('092751.000'));
     assert.ok(tracker.valid);
-    assert.equal(tracker.ageMs(), 0);
+    assert.equal(tracker.lastValidFixMs, clock.monotonicMs());
+  });
+
+  it('locates the fix for a channel only within its timeout, leaving out unknown fields', () => {
+    const { tracker, feed, clock } = rig();
+    const out: Location = { alt: 1 };
+    feed(rmc('092750.000'));
+    assert.ok(tracker.locate(1000, out));
+    assert.deepEqual(Object.keys(out).sort(), ['lat', 'lon']);
+    assert.near(out.lon ?? NaN, -(6 + 30.3372 / 60), 1e-12);
+    clock.advance(1000);
+    assert.ok(tracker.locate(1000, out));
+    clock.advance(1);
+    const stale: Location = {};
+    assert.equal(tracker.locate(1000, stale), false);
+    assert.deepEqual(stale, {}, 'untouched when too old');
+    feed(rmc('092751.000') + gga('092751.000') + gsa(3));
+    assert.ok(tracker.locate(1000, out));
+    assert.deepEqual([out.alt, out.sats, out.pdop, out.hdop, out.vdop], [61.7, 8, 1.72, 1.03, 1.38]);
   });
 
   it('does not read GLGGA beside GPGGA of the same second as a stuck time, and adds their satellites', () => {
