@@ -27,16 +27,12 @@ export class NmeaFields {
   talker = 0;
   /** Set when a field failed to parse (or `expect` found too few). */
   bad = false;
-  #from = 0;
+  /** Of the last number read: its digits as an integer, digits after the point, digits before it. */
   #mantissa = 0;
   #scale = 0;
-
-  /** Length of field `i` (0 past the last); its start goes to `#from`. */
-  #span(i: number): number {
-    if (i >= this.count) return (this.#from = 0);
-    this.#from = this.start[i] as number;
-    return (this.end[i] as number) - this.#from;
-  }
+  #whole = 0;
+  /** True when the last number read starts with a digit (no sign, no leading point). */
+  #unsigned = false;
 
   #fail(): number {
     this.bad = true;
@@ -49,22 +45,24 @@ export class NmeaFields {
   }
 
   /**
-   * `[-+]digits[.digits]` of field `i` into `#mantissa` and `#scale` (digits
-   * after the point); returns the sign (-1 or 1), 0 when empty or malformed.
+   * `[-+]digits[.digits]` of field `i` into `#mantissa`, `#scale`, `#whole`
+   * and `#unsigned`; returns the sign (-1 or 1), 0 when empty or malformed.
+   * The one number scanner: `num`, `int`, `angle` and `time` all read through it.
    */
   #decimal(i: number): number {
+    if (i >= this.count) return 0;
     const line = this.line;
-    const n = this.#span(i);
-    let at = this.#from;
-    const end = at + n;
-    if (n === 0) return 0;
+    let at = this.start[i]!;
+    const end = this.end[i]!;
+    if (at === end) return 0;
     const sign = line[at] === 0x2d ? -1 : 1; // '-'
+    this.#unsigned = line[at]! > 0x2e; // not '+', '-' or '.'
     if (sign < 0 || line[at] === 0x2b) at++; // '+'
     let m = 0;
     let digits = 0;
     let scale = -1;
     for (; at < end; at++) {
-      const d = (line[at] as number) - 0x30;
+      const d = line[at]! - 0x30;
       if (d >= 0 && d <= 9) {
         m = m * 10 + d;
         digits++;
@@ -79,6 +77,7 @@ export class NmeaFields {
     }
     this.#mantissa = m;
     this.#scale = scale < 0 ? 0 : scale;
+    this.#whole = scale < 0 ? digits : digits - scale;
     return sign;
   }
 
@@ -88,18 +87,11 @@ export class NmeaFields {
     return sign === 0 ? NaN : (sign * this.#mantissa) / 10 ** this.#scale;
   }
 
-  /** A non-negative integer of at most 9 digits; NaN when empty or malformed. */
+  /** A non-negative integer of at most 9 digits, digits only; NaN when empty or malformed. */
   int(i: number): number {
-    const n = this.#span(i);
-    if (n === 0) return NaN;
-    if (n > 9) return this.#fail();
-    let m = 0;
-    for (let at = this.#from; at < this.#from + n; at++) {
-      const d = (this.line[at] as number) - 0x30;
-      if (d < 0 || d > 9) return this.#fail();
-      m = m * 10 + d;
-    }
-    return m;
+    if (this.#decimal(i) === 0) return NaN;
+    const length = this.end[i]! - this.start[i]!;
+    return this.#unsigned && this.#whole === length && length <= 9 ? this.#mantissa : this.#fail();
   }
 
   /**
@@ -109,51 +101,40 @@ export class NmeaFields {
    * the result exceeds `maxDeg`.
    */
   angle(i: number, maxDeg: 90 | 180): number {
-    const hemiLength = this.#span(i + 1);
-    const hemisphere = this.line[this.#from] as number;
-    if (this.#span(i) + hemiLength === 0) return NaN;
-    // Unsigned: a '+' or '-' before the degrees is malformed.
-    if (hemiLength !== 1 || this.line[this.#from] === 0x2b || this.#decimal(i) <= 0) return this.#fail();
+    const hemisphere = this.char(i + 1);
+    const sign = this.#decimal(i);
+    if (sign === 0 && hemisphere === 0) return NaN;
+    // Exact integer arithmetic on the digits: degrees, then minutes scaled by `unit`.
     const unit = 10 ** this.#scale;
     const degrees = Math.floor(this.#mantissa / (100 * unit));
     const minutes = this.#mantissa - degrees * 100 * unit;
     const deg = degrees + minutes / unit / 60;
     const negative = hemisphere === (maxDeg === 90 ? 0x53 : 0x57); // 'S' : 'W'
     const positive = hemisphere === (maxDeg === 90 ? 0x4e : 0x45); // 'N' : 'E'
-    if (minutes >= 60 * unit || deg > maxDeg || !(negative || positive)) return this.#fail();
+    // Unsigned: a '+' or '-' before the degrees is malformed.
+    if (sign === 0 || !this.#unsigned || minutes >= 60 * unit || deg > maxDeg || !(negative || positive))
+      return this.#fail();
     return negative ? -deg : deg;
   }
 
-  /** UTC time of day `hhmmss[.sss]` in milliseconds; NaN when empty or malformed. */
+  /** UTC time of day `hhmmss[.sss]` in milliseconds (finer fractions rounded); NaN when empty or malformed. */
   time(i: number): number {
-    const n = this.#span(i);
-    const at = this.#from;
-    if (n === 0) return NaN;
-    const hh = this.#int2(at);
-    const mm = this.#int2(at + 2);
-    const ss = this.#int2(at + 4);
-    if (n < 6 || !(hh <= 23 && mm <= 59 && ss <= 60) || (n > 6 && this.line[at + 6] !== 0x2e)) return this.#fail();
-    // Milliseconds from up to three fraction digits (further digits are finer than receivers report).
-    let ms = 0;
-    for (let k = 7, weight = 100; k < n; k++, weight /= 10) {
-      const d = (this.line[at + k] as number) - 0x30;
-      if (d < 0 || d > 9) return this.#fail();
-      ms += d * weight;
-    }
-    return (((hh * 60 + mm) * 60 + ss) * 1000 + Math.round(ms)) | 0;
-  }
-
-  /** Two digits at `at` as a number; NaN unless both are digits. */
-  #int2(at: number): number {
-    const a = (this.line[at] as number) - 0x30;
-    const b = (this.line[at + 1] as number) - 0x30;
-    return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : NaN;
+    if (this.#decimal(i) === 0) return NaN;
+    const unit = 10 ** this.#scale;
+    const hms = Math.floor(this.#mantissa / unit);
+    const hh = Math.floor(hms / 10000);
+    const mm = Math.floor(hms / 100) % 100;
+    const ss = hms % 100;
+    if (!this.#unsigned || this.#whole !== 6 || hh > 23 || mm > 59 || ss > 60) return this.#fail();
+    return (((hh * 60 + mm) * 60 + ss) * 1000 + Math.round(((this.#mantissa - hms * unit) * 1000) / unit)) | 0;
   }
 
   /** The code of a one-character field; 0 when empty; malformed when longer. */
   char(i: number): number {
-    const n = this.#span(i);
+    if (i >= this.count) return 0;
+    const at = this.start[i]!;
+    const n = this.end[i]! - at;
     if (n > 1) this.bad = true;
-    return n === 1 ? (this.line[this.#from] as number) : 0;
+    return n === 1 ? this.line[at]! : 0;
   }
 }
