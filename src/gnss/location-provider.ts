@@ -9,12 +9,17 @@
  * the `<key>.<field>.reported` states and the Location measurement.
  */
 import type { ChannelDriver, ChannelDriverProvider, Location, Sample } from '../agent/driver.js';
-import type { Channel, LocationChannel } from '../config/model.js';
+import type { Channel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
 import type { Clock, Logger, Serial, SerialOptions, SerialPort } from '../ports.js';
 import { FixTracker } from './fix-tracker.js';
 import { NmeaParser } from './nmea-parser.js';
+
+/** A location channel's driver: it answers at once, a Location or -ETIMEDOUT. */
+export interface LocationDriver extends ChannelDriver {
+  sample(): Sample;
+}
 
 export interface GnssLocationProviderOptions {
   /** The host's serial ports. */
@@ -39,10 +44,31 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     this.parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
   }
 
+  /**
+   * A location channel: the tracker's fix within the channel's timeout, or
+   * -ETIMEDOUT, in reused objects; it logs when that changes. Opens the
+   * receiver's port on the first channel.
+   */
   create(channel: Channel): LocationDriver {
     if (channel.type !== 'location') throw new AgentError('config.invalid', `gnss ${channel.key}: not location`);
     this.#open();
-    return new LocationDriver(channel, this.tracker, this.#options.logger);
+    const { tracker } = this;
+    const { logger } = this.#options;
+    const location: Location = {};
+    const fix: Sample = { ok: true, value: location };
+    let lastOk: boolean | undefined;
+    return {
+      sample: () => {
+        const ok = tracker.locate(channel.timeoutMs, location);
+        if (ok !== lastOk) {
+          lastOk = ok;
+          logger.log('info', `gnss ${channel.key}: ${ok ? 'fix' : 'no fix'}`);
+        }
+        return ok ? fix : TIMED_OUT;
+      },
+      // The port is shared by all location channels; the provider closes it.
+      close() {},
+    };
   }
 
   close(): void {
@@ -62,35 +88,6 @@ export class GnssLocationProvider implements ChannelDriverProvider {
       throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
     }
     logger.log('info', `gnss ${port.port}: open`, { baudRate: port.baudRate });
-  }
-}
-
-/** One location channel: the tracker's fix within the channel's timeout, or -ETIMEDOUT, in reused objects. */
-export class LocationDriver implements ChannelDriver {
-  readonly #location: Location = {};
-  readonly #okSample: Sample = { ok: true, value: this.#location };
-  readonly #channel: LocationChannel;
-  readonly #tracker: FixTracker;
-  readonly #logger: Logger;
-  #lastOk: boolean | undefined;
-
-  constructor(channel: LocationChannel, tracker: FixTracker, logger: Logger) {
-    this.#channel = channel;
-    this.#tracker = tracker;
-    this.#logger = logger;
-  }
-
-  sample(): Sample {
-    const ok = this.#tracker.locate(this.#channel.timeoutMs, this.#location);
-    if (ok !== this.#lastOk) {
-      this.#lastOk = ok;
-      this.#logger.log('info', `gnss ${this.#channel.key}: ${ok ? 'fix' : 'no fix'}`);
-    }
-    return ok ? this.#okSample : TIMED_OUT;
-  }
-
-  close(): void {
-    // The port is shared by all location channels; the provider closes it.
   }
 }
 
