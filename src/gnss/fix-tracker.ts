@@ -162,7 +162,11 @@ export class FixTracker {
     else if (code > 0) flag = code >= 2 || this.#flags[GSA] === GOOD ? GOOD : BAD; // GSA: the epoch's best mode
     if (f.bad || !this.#time(time, f.talker, kind)) return true;
     // A GLL gives the position of a second no GGA, GNS or RMC covers.
-    if (kind !== GLL || (flag === GOOD && !this.#primaryPosition)) this.#position(lat, lon, kind !== GLL);
+    if (lat === lat && lon === lon && (kind !== GLL || (flag === GOOD && !this.#primaryPosition))) {
+      this.lat = lat;
+      this.lon = lon;
+      this.#primaryPosition ||= kind !== GLL;
+    }
     if (alt === alt) this.alt = alt;
     if (pdop === pdop) this.pdop = pdop;
     if (hdop === hdop) this.hdop = hdop;
@@ -238,13 +242,5 @@ export class FixTracker {
     this.#flags.fill(UNKNOWN);
     this.#satsFlag = UNKNOWN;
     this.#primaryPosition = false;
-  }
-
-  /** A known position; `primary` when it comes from GGA, GNS or RMC. */
-  #position(lat: number, lon: number, primary: boolean): void {
-    if (lat !== lat || lon !== lon) return;
-    this.lat = lat;
-    this.lon = lon;
-    if (primary) this.#primaryPosition = true;
   }
 }

@@ -36,11 +36,9 @@ export interface NmeaParserOptions {
   onLine(fields: NmeaFields): boolean;
 }
 
-/** A hex digit's value; -1 for any other byte. */
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  c |= 0x20; // lower case
-  return c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+/** The lower-case hex digit of 0..15, as a character code. */
+function hexDigit(n: number): number {
+  return n < 10 ? n + 0x30 : n + 0x57;
 }
 
 export class NmeaParser {
@@ -132,8 +130,13 @@ export class NmeaParser {
     const f = this.#fields;
     const line = f.line;
     const counters = this.counters;
-    // A bad digit makes the sum negative: never equal.
-    if (star < 6 || star !== len - 3 || sum !== ((hexValue(line[len - 2]!) << 4) | hexValue(line[len - 1]!))) {
+    // Either case: of the printable bytes, only the hex digit itself (or its upper case) | 0x20 gives it.
+    if (
+      star < 6 ||
+      star !== len - 3 ||
+      (line[len - 2]! | 0x20) !== hexDigit(sum >> 4) ||
+      (line[len - 1]! | 0x20) !== hexDigit(sum & 15)
+    ) {
       counters.failed++;
       return;
     }
