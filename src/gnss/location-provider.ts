@@ -40,8 +40,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
 
   constructor(options: GnssLocationProviderOptions) {
     this.#options = options;
-    const tracker = (this.tracker = new FixTracker(options));
-    this.parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
+    this.parser = new NmeaParser((this.tracker = new FixTracker(options)));
   }
 
   /**

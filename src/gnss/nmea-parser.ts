@@ -52,16 +52,17 @@ export class NmeaParser {
     callbackErrors: 0,
   };
   readonly #fields = new NmeaFields();
-  readonly #onLine: (fields: NmeaFields) => boolean;
+  /** Called as a method: a FixTracker is a reader as it is. */
+  readonly #reader: NmeaParserOptions;
+  /** Bytes of the open line; 0 between lines. */
   #length = 0;
-  #inLine = false;
-  /** XOR of the line's bytes between '$' and '*'. */
+  /** XOR of the line's bytes after '$' (the '*' and checksum digits too: taken out when the line ends). */
   #sum = 0;
-  /** Offset of '*' in the line; -1 before it. */
+  /** Offset of the line's first '*'; -1 before it. */
   #star = -1;
 
-  constructor(options: NmeaParserOptions) {
-    this.#onLine = options.onLine;
+  constructor(reader: NmeaParserOptions) {
+    this.#reader = reader;
   }
 
   /**
@@ -74,21 +75,19 @@ export class NmeaParser {
     const line = f.line;
     const counters = this.counters;
     let len = this.#length;
-    let inLine = this.#inLine;
     let sum = this.#sum;
     let star = this.#star;
     const cap = line.length;
     const n = bytes.length;
     for (let i = 0; i < n; i++) {
       const c = bytes[i] as number;
-      if (inLine && c > 0x2c && c < 0x7f && len < cap) {
+      if (len > 0 && c > 0x2c && c < 0x7f && len < cap) {
         // The common case: a plain character inside a line (not $ ! * , CR LF or a control byte).
-        if (star < 0) sum ^= c;
+        sum ^= c;
         line[len++] = c;
       } else if (c === 0x24 || c === 0x21) {
         // '$' or '!': a new line (one still open was cut short)
-        if (inLine) counters.failed++;
-        inLine = true;
+        if (len > 0) counters.failed++;
         line[0] = c;
         len = 1;
         sum = 0;
@@ -96,31 +95,26 @@ export class NmeaParser {
         f.count = 0;
         f.start[0] = 1;
       } else if (c === 0x0d || c === 0x0a) {
-        if (inLine) this.#finish(len, star, sum);
-        inLine = false;
-      } else if (!inLine) {
+        if (len > 0) this.#finish(len, star, sum);
+        len = 0;
+      } else if (len === 0) {
         counters.noiseBytes++;
       } else if (c < 0x20 || c > 0x7e || len >= cap) {
-        inLine = false; // control byte or overflow: the line cannot be trusted
+        len = 0; // control byte or overflow: the line cannot be trusted
         counters.failed++;
       } else {
-        if (star < 0) {
-          if (c === 0x2a)
-            star = len; // '*'
-          else {
-            sum ^= c;
-            if (c === 0x2c && f.count < MAX_FIELDS - 1) {
-              // ',' ends a field
-              f.end[f.count++] = len;
-              f.start[f.count] = len + 1;
-            }
-          }
+        sum ^= c;
+        if (c === 0x2a) {
+          if (star < 0) star = len; // '*'
+        } else if (c === 0x2c && f.count < MAX_FIELDS - 1) {
+          // ',' ends a field
+          f.end[f.count++] = len;
+          f.start[f.count] = len + 1;
         }
         line[len++] = c;
       }
     }
     this.#length = len;
-    this.#inLine = inLine;
     this.#sum = sum;
     this.#star = star;
   }
@@ -130,13 +124,11 @@ export class NmeaParser {
     const f = this.#fields;
     const line = f.line;
     const counters = this.counters;
+    const d1 = line[len - 2]!;
+    const d2 = line[len - 1]!;
+    sum ^= 0x2a ^ d1 ^ d2; // the XOR between '$' and '*' once the '*' is the third byte from the end
     // Either case: of the printable bytes, only the hex digit itself (or its upper case) | 0x20 gives it.
-    if (
-      star < 6 ||
-      star !== len - 3 ||
-      (line[len - 2]! | 0x20) !== hexDigit(sum >> 4) ||
-      (line[len - 1]! | 0x20) !== hexDigit(sum & 15)
-    ) {
+    if (star < 6 || star !== len - 3 || (d1 | 0x20) !== hexDigit(sum >> 4) || (d2 | 0x20) !== hexDigit(sum & 15)) {
       counters.failed++;
       return;
     }
@@ -148,7 +140,7 @@ export class NmeaParser {
     f.talker = (line[at]! << 8) | line[at + 1]!;
     f.bad = false;
     try {
-      if (!this.#onLine(f)) counters.skipped++;
+      if (!this.#reader.onLine(f)) counters.skipped++;
       else if (f.bad) counters.malformed++;
       else counters.delivered++;
     } catch {
