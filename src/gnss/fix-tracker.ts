@@ -114,7 +114,8 @@ export class FixTracker {
 
   /** True when the current fix is valid (not lost; its age is checked by `locate`). */
   get valid(): boolean {
-    if (this.#stale || this.lat !== this.lat || this.lon !== this.lon) return false;
+    // Latitude and longitude are only ever set together: one NaN test covers both.
+    if (this.#stale || this.lat !== this.lat) return false;
     const flags = this.#flags;
     // Every indicator agrees, one says "fix"; fewer than 3 satellites are no fix unless a GSA says 2D/3D.
     return !flags.includes(BAD) && flags.includes(GOOD) && (this.#satsFlag !== BAD || flags[GSA] === GOOD);

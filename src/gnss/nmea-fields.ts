@@ -27,12 +27,11 @@ export class NmeaFields {
   talker = 0;
   /** Set when a field failed to parse (or `expect` found too few). */
   bad = false;
-  /** Of the last number read: its digits as an integer, digits after the point, digits before it. */
+  /** Of the last number read: its digits as an integer, and digits after the point. */
   #mantissa = 0;
   #scale = 0;
+  /** Digits before the point of the last number read; 0 when it starts with a sign or the point. */
   #whole = 0;
-  /** True when the last number read starts with a digit (no sign, no leading point). */
-  #unsigned = false;
 
   #fail(): number {
     this.bad = true;
@@ -45,8 +44,8 @@ export class NmeaFields {
   }
 
   /**
-   * `[-+]digits[.digits]` of field `i` into `#mantissa`, `#scale`, `#whole`
-   * and `#unsigned`; returns the sign (-1 or 1), 0 when empty or malformed.
+   * `[-+]digits[.digits]` of field `i` into `#mantissa`, `#scale` and
+   * `#whole`; returns the sign (-1 or 1), 0 when empty or malformed.
    * The one number scanner: `num`, `int`, `angle` and `time` all read through it.
    */
   #decimal(i: number): number {
@@ -56,7 +55,7 @@ export class NmeaFields {
     const end = this.end[i]!;
     if (at === end) return 0;
     const sign = line[at] === 0x2d ? -1 : 1; // '-'
-    this.#unsigned = line[at]! > 0x2e; // not '+', '-' or '.'
+    const unsigned = line[at]! > 0x2e; // not '+', '-' or '.'
     if (sign < 0 || line[at] === 0x2b) at++; // '+'
     let m = 0;
     let digits = 0;
@@ -77,7 +76,7 @@ export class NmeaFields {
     }
     this.#mantissa = m;
     this.#scale = scale < 0 ? 0 : scale;
-    this.#whole = scale < 0 ? digits : digits - scale;
+    this.#whole = unsigned ? digits - this.#scale : 0;
     return sign;
   }
 
@@ -91,7 +90,7 @@ export class NmeaFields {
   int(i: number): number {
     if (this.#decimal(i) === 0) return NaN;
     const length = this.end[i]! - this.start[i]!;
-    return this.#unsigned && this.#whole === length && length <= 9 ? this.#mantissa : this.#fail();
+    return this.#whole === length && length <= 9 ? this.#mantissa : this.#fail();
   }
 
   /**
@@ -112,7 +111,7 @@ export class NmeaFields {
     const negative = hemisphere === (maxDeg === 90 ? 0x53 : 0x57); // 'S' : 'W'
     const positive = hemisphere === (maxDeg === 90 ? 0x4e : 0x45); // 'N' : 'E'
     // Unsigned: a '+' or '-' before the degrees is malformed.
-    if (sign === 0 || !this.#unsigned || minutes >= 60 * unit || deg > maxDeg || !(negative || positive))
+    if (sign === 0 || this.#whole === 0 || minutes >= 60 * unit || deg > maxDeg || !(negative || positive))
       return this.#fail();
     return negative ? -deg : deg;
   }
@@ -125,7 +124,7 @@ export class NmeaFields {
     const hh = Math.floor(hms / 10000);
     const mm = Math.floor(hms / 100) % 100;
     const ss = hms % 100;
-    if (!this.#unsigned || this.#whole !== 6 || hh > 23 || mm > 59 || ss > 60) return this.#fail();
+    if (this.#whole !== 6 || hh > 23 || mm > 59 || ss > 60) return this.#fail();
     return (((hh * 60 + mm) * 60 + ss) * 1000 + Math.round(((this.#mantissa - hms * unit) * 1000) / unit)) | 0;
   }
 
