@@ -18,7 +18,7 @@ export class NmeaFields {
   /** The line: '$', the fields separated by commas, '*' and the checksum. */
   readonly line = new Uint8Array(128);
   /** Start and end offsets of each field in `line`; `count` fields. */
-  readonly start = new Uint16Array(MAX_FIELDS);
+  readonly start = new Uint16Array(MAX_FIELDS).fill(1); // field 0, the address, starts after '$' on every line
   readonly end = new Uint16Array(MAX_FIELDS);
   count = 0;
   /** The three letters of a `$` sentence's type as one number; 0 for other addresses (`!`, vendor `$P...`). */

@@ -93,7 +93,6 @@ export class NmeaParser {
         sum = 0;
         star = -1;
         f.count = 0;
-        f.start[0] = 1;
       } else if (c === 0x0d || c === 0x0a) {
         if (len > 0) this.#finish(len, star, sum);
         len = 0;
@@ -134,10 +133,9 @@ export class NmeaParser {
     }
     counters.passed++;
     f.end[f.count++] = star;
-    const at = f.start[0] as number;
-    f.type =
-      line[0] === 0x24 && f.end[0]! - at === 5 ? (line[at + 2]! << 16) | (line[at + 3]! << 8) | line[at + 4]! : 0;
-    f.talker = (line[at]! << 8) | line[at + 1]!;
+    // The address is field 0, from offset 1: talker (2 letters) and type (3) of a `$` sentence.
+    f.type = line[0] === 0x24 && f.end[0] === 6 ? (line[3]! << 16) | (line[4]! << 8) | line[5]! : 0;
+    f.talker = (line[1]! << 8) | line[2]!;
     f.bad = false;
     try {
       if (!this.#reader.onLine(f)) counters.skipped++;
