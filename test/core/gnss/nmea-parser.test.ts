@@ -178,6 +178,31 @@ describe('gnss/nmea-parser: bad input', () => {
     assert.equal(parser.counters.skipped, 2);
   });
 
+  it('reads numbers through one scanner: integers are digits only, times have six digits before the point', () => {
+    const gga = (time: string, lat: string, sats: string): string =>
+      nmea(`GPGGA,${time},${lat},N,00630.3372,W,1,${sats},1.03,61.7,M,55.2,M,,`).trimEnd();
+    const malformed = [
+      gga('12000', '5321.6802', '8'), // five digits of time
+      gga('+120000', '5321.6802', '8'),
+      gga('120000.123456789012', '5321.6802', '8'), // 18 digits: more than one number holds
+      gga('120000', '+5321.6802', '8'),
+      gga('120000', '.5', '8'),
+      gga('120000', '5321.6802', '8.0'),
+      gga('120000', '5321.6802', '-8'),
+      gga('120000', '5321.6802', '0000000008'), // ten digits
+    ];
+    const { out, parser } = parseLines(...malformed, gga('120000.', '5321.6802', '08'), gga('120001.5', '0.5', '8'));
+    assert.equal(parser.counters.malformed, malformed.length);
+    assert.deepEqual(
+      out.map((s) => [(s as { timeMs: number }).timeMs, (s as { sats: number }).sats]),
+      [
+        [43200000, 8],
+        [43201500, 8],
+      ],
+    );
+    assert.near((out[1] as { lat: number }).lat, 0.5 / 60, 1e-12);
+  });
+
   it('survives a throwing callback and counts it', () => {
     const parser = new NmeaParser({
       onLine: sentenceReader(() => {
