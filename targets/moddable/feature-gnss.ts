@@ -5,8 +5,8 @@ import type { BoardFeature } from './feature.js';
 export const gnssFeature: BoardFeature = {
   name: 'gnss',
   provider(board, { serial, clock, logger }) {
-    if (board.gnss === undefined) return undefined;
-    const port = { port: board.gnss.port, baudRate: board.gnss.baudRate };
+    if (board.gnssPort === undefined) return undefined;
+    const port = { port: board.gnssPort, baudRate: board.gnssBaud };
     return new GnssLocationProvider({ serial, port, clock, logger });
   },
 };

@@ -5,7 +5,8 @@ import type { BoardFeature } from './feature.js';
 export const modbusFeature: BoardFeature = {
   name: 'modbus',
   provider(board, { serial, clock, logger }) {
-    if (board.modbus === undefined) return undefined;
-    return new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: board.modbus } });
+    const { modbusPort: port, modbusDirPin: directionPin } = board;
+    if (port === undefined) return undefined;
+    return new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: { port, directionPin } } });
   },
 };

@@ -39,5 +39,5 @@ export interface LinkedFeatures {
 /** Configured features the firmware does not link (their names). */
 export function missingFeatures(board: BoardConfig, features: readonly BoardFeature[]): FeatureName[] {
   const linked = features.map((f) => f.name);
-  return (['gnss', 'modbus'] as const).filter((name) => board[name] !== undefined && !linked.includes(name));
+  return (['gnss', 'modbus'] as const).filter((name) => board[`${name}Port`] !== undefined && !linked.includes(name));
 }

@@ -129,7 +129,7 @@ export interface SocketOptions extends Record<string, unknown> {
  * The dictionary of the SDK's `http` Request or `websocket` Client for `url` with
  * `headers`, on a GuardedSocket whose faults go to
  * `onFault`: over the SDK's TCP `Socket`, or for https/wss over `SecureSocket`
- * with the `secure` dictionary (ports.ts `secureOptions`). Throws like `splitUrl`.
+ * with the `secure` dictionary (boot.ts). Throws like `splitUrl`.
  */
 export function socketOptions(
   url: string,

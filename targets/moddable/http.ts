@@ -22,7 +22,7 @@ import { describe, socketOptions } from './guarded-socket.js';
 export class ModdableHttp implements HttpTransport {
   readonly #clock: Clock;
   readonly #timeoutMs: number;
-  /** SecureSocket's `secure` dictionary for https (ports.ts `secureOptions`). */
+  /** SecureSocket's `secure` dictionary for https (boot.ts). */
   readonly #secure: Record<string, unknown>;
 
   constructor(clock: Clock, timeoutMs: number, secure: Record<string, unknown>) {

@@ -36,7 +36,7 @@ export class ModdableWebSockets implements WebSocketFactory {
   readonly #maxMessageBytes: number;
   readonly #secure: Record<string, unknown>;
 
-  /** @param secure SecureSocket's `secure` dictionary for wss (ports.ts `secureOptions`). */
+  /** @param secure SecureSocket's `secure` dictionary for wss (boot.ts). */
   constructor(maxMessageBytes = 16_384, secure: Record<string, unknown> = { protocolVersion: 0x303 }) {
     this.#maxMessageBytes = maxMessageBytes;
     this.#secure = secure;
