@@ -24,7 +24,7 @@ import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
 import { ModdableClock } from './clock.js';
 import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
-import { missingFeatures, type LinkedFeatures } from './feature.js';
+import { startFeatures, type LinkedFeatures } from './feature.js';
 import { ModdableHttp } from './http.js';
 import { boardIo } from './io.js';
 import { TraceLogger } from './logger.js';
@@ -72,17 +72,8 @@ export function boot(features?: LinkedFeatures): void {
   const providers: ChannelDriverProvider[] = [
     new PinChannelProvider(new ModdablePins(boardIo(), board.pwmHz)),
     new CustomChannelDrivers(logger),
+    ...startFeatures(board, features, clock, logger),
   ];
-  const list = features?.list ?? [];
-  if (features !== undefined) {
-    const ports = { serial: features.serial(board, clock), clock, logger };
-    for (const feature of list) {
-      const provider = feature.provider(board, ports);
-      if (provider !== undefined) providers.push(provider);
-    }
-  }
-  for (const feature of missingFeatures(board, list))
-    logger.log('warn', 'boot: feature not in this firmware', { feature });
   const agent = new Agent({
     clock,
     http,

@@ -2,11 +2,10 @@
 import { ModbusProvider } from '../../src/modbus/provider.js';
 import type { BoardFeature } from './feature.js';
 
-export const modbusFeature: BoardFeature = {
-  name: 'modbus',
-  provider(board, { serial, clock, logger }) {
-    const { modbusPort: port, modbusDirPin: directionPin } = board;
-    if (port === undefined) return undefined;
-    return new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: { port, directionPin } } });
-  },
-};
+export const modbusFeature: BoardFeature = (port, board, { serial, clock, logger }) =>
+  new ModbusProvider({
+    serial,
+    clock,
+    logger,
+    ports: { [board.modbusBus]: { port, directionPin: board.modbusDirPin } },
+  });
