@@ -28,7 +28,7 @@ import { startFeatures, type LinkedFeatures } from './feature.js';
 import { ModdableHttp } from './http.js';
 import { boardIo } from './io.js';
 import { TraceLogger } from './logger.js';
-import { ModdablePins } from './pins.js';
+import { moddablePins } from './pins.js';
 import { PreferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
 import { ModdableWebSockets } from './websocket.js';
@@ -70,7 +70,7 @@ export function boot(features?: LinkedFeatures): void {
   if (board.sntp !== undefined && Date.now() < EarliestValidUnixMs) syncTime(board.sntp, clock, logger);
   // Custom channels take desired values only: this firmware has no application code to publish them.
   const providers: ChannelDriverProvider[] = [
-    new PinChannelProvider(new ModdablePins(boardIo(), board.pwmHz)),
+    new PinChannelProvider(moddablePins(boardIo(), board.pwmHz)),
     new CustomChannelDrivers(logger),
     ...startFeatures(board, features, clock, logger),
   ];
@@ -90,7 +90,7 @@ export function boot(features?: LinkedFeatures): void {
     .start()
     .then(() => {
       // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
-      const sockets = new ModdableWebSockets(undefined, secure);
+      const sockets = new ModdableWebSockets(secure);
       startAgentHub({ agent, baseUrl, token, http, sockets, clock, logger });
     })
     .catch((e: unknown) => logger.log('error', 'agent: start failed', { reason: toAgentError(e).message }));

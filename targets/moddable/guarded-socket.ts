@@ -30,7 +30,6 @@ export interface RealSocket {
   read(...args: unknown[]): unknown;
   write(...args: unknown[]): unknown;
   close(): void;
-  get?(name: string): unknown;
 }
 
 export type SocketClass = new (dictionary: Record<string, unknown>) => RealSocket;
@@ -62,13 +61,9 @@ export class GuardedSocket {
     this.#inner.callback = (message, value, extra) => this.#deliver(message, value, extra);
   }
 
-  /** The module's callback (http and websocket assign it after construction). */
+  /** The module's callback (http and websocket assign it after construction and never read it back). */
   set callback(handler: SocketCallback | undefined) {
     this.#handler = handler;
-  }
-
-  get callback(): SocketCallback | undefined {
-    return this.#handler;
   }
 
   read(...args: unknown[]): unknown {
@@ -79,10 +74,6 @@ export class GuardedSocket {
   write(...args: unknown[]): unknown {
     if (!this.#open) throw new Error('write on closed socket');
     return this.#inner.write(...args);
-  }
-
-  get(name: string): unknown {
-    return this.#inner.get?.(name);
   }
 
   /** Closes the real socket once; never throws ("close on closed socket": the peer or the SDK closed it first). */

@@ -9,7 +9,7 @@
  *   reassembles records split across frames, so a hub that splits a record over
  *   several complete text frames still works.
  * - Binary frames are refused: the connection is closed with a reason.
- * - An incoming message over `maxMessageBytes` closes the connection (the bound
+ * - An incoming message over `MAX_MESSAGE_BYTES` closes the connection (the bound
  *   of this buffer, STYLE.md practice 9), with a reason.
  * - It cannot send 64 KiB or more in one frame: `send` throws AgentError
  *   `too-large` before writing anything, so the stream is never corrupted.
@@ -32,13 +32,14 @@ const CONNECTED = 2;
 const RECEIVE = 3;
 const DISCONNECT = 4;
 
+/** The bound of an incoming message (STYLE.md practice 9). */
+export const MAX_MESSAGE_BYTES = 16_384;
+
 export class ModdableWebSockets implements WebSocketFactory {
-  readonly #maxMessageBytes: number;
   readonly #secure: Record<string, unknown>;
 
   /** @param secure SecureSocket's `secure` dictionary for wss (boot.ts). */
-  constructor(maxMessageBytes = 16_384, secure: Record<string, unknown> = { protocolVersion: 0x303 }) {
-    this.#maxMessageBytes = maxMessageBytes;
+  constructor(secure: Record<string, unknown>) {
     this.#secure = secure;
   }
 
@@ -66,13 +67,13 @@ export class ModdableWebSockets implements WebSocketFactory {
     } catch (e) {
       throw new AgentError('network', `websocket ${host}: ${describe(e)}`, { cause: e });
     }
-    const max = this.#maxMessageBytes;
     client.callback = (message: number, value?: unknown) => {
       if (closed) return;
       if (message === CONNECTED) handlers.onOpen();
       else if (message === RECEIVE) {
         if (typeof value !== 'string') close('binary frame');
-        else if (value.length > max && utf8Length(value) > max) close(`message over ${max} B`);
+        else if (value.length > MAX_MESSAGE_BYTES && utf8Length(value) > MAX_MESSAGE_BYTES)
+          close(`message over ${MAX_MESSAGE_BYTES} B`);
         else handlers.onMessage(value);
       } else if (message === DISCONNECT) close('disconnected');
     };

@@ -39,7 +39,7 @@ class FakePreference implements PreferenceApi {
 
 describe('moddable target', () => {
   describe('splitUrl', () => {
-    it('splits http, https, ws and wss URLs with default and explicit ports', () => {
+    it('splits http, https, ws and wss URLs with default and explicit ports (what the firmware builds from serviceUrl)', () => {
       assert.deepEqual(splitUrl('http://127.0.0.1:8080/api/v1/channels/list?device=demo-001'), {
         secure: false,
         host: '127.0.0.1',
@@ -52,13 +52,13 @@ describe('moddable target', () => {
         port: 443,
         path: '/',
       });
-      assert.deepEqual(splitUrl('wss://h/hubs/properties?id=x#frag'), {
+      assert.deepEqual(splitUrl('wss://h/hubs/properties?id=x%2By'), {
         secure: true,
         host: 'h',
         port: 443,
-        path: '/hubs/properties?id=x',
+        path: '/hubs/properties?id=x%2By',
       });
-      assert.deepEqual(splitUrl('ws://[::1]:81?x=1'), { secure: false, host: '::1', port: 81, path: '/?x=1' });
+      assert.deepEqual(splitUrl('ws://[::1]:81/?x=1'), { secure: false, host: '::1', port: 81, path: '/?x=1' });
     });
 
     it('refuses other schemes and bad ports with config.invalid', () => {
@@ -73,6 +73,15 @@ describe('moddable target', () => {
       assert.equal(
         code(() => splitUrl('not a url')),
         'config.invalid',
+      );
+      assert.equal(
+        code(() => splitUrl('http://h:0/')),
+        'config.invalid',
+      );
+      assert.throws(
+        () => splitUrl('http://h/a b'),
+        (e) => e instanceof AgentError && e.code === 'config.invalid' && e.message === 'url: invalid: http://h/a b',
+        'a path is encoded by the core: no spaces',
       );
     });
   });

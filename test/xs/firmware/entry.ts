@@ -103,7 +103,7 @@ g.__fw = {
   },
   /** A WebSocket through the firmware's adapter: reports open, messages, close; sends `send` once open. */
   webSocket(tag: string, url: string, send: string): void {
-    const sockets = new ModdableWebSockets();
+    const sockets = new ModdableWebSockets({ protocolVersion: 0x303 });
     let sent = false;
     try {
       const connection = sockets.connect(
