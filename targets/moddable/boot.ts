@@ -43,8 +43,9 @@ const blobPreference: PreferenceApi = {
     const value = Preference.get(domain, key);
     return value instanceof ArrayBuffer ? String.fromArrayBuffer(value) : value;
   },
-  delete: (domain, key) => Preference.delete(domain, key),
-  keys: (domain) => Preference.keys(domain),
+  // Native statics: they take no `this`.
+  delete: Preference.delete,
+  keys: Preference.keys,
 };
 
 export function boot(features?: LinkedFeatures): void {

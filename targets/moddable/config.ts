@@ -56,21 +56,22 @@ export interface BoardConfig {
 /** A text setting: [pattern, what it means, default]; a number setting: [min, max, default]. */
 type Setting = readonly [RegExp, string, string?] | readonly [number, number, number?];
 
-const TEXT = /\S/;
+/** Any non-blank text. */
+const TEXT = [/\S/, 'text'] as const;
 
 /** Every setting. Without a default a setting is absent (`undefined`), except the required ones below. */
 const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
   serviceUrl: [/^https?:\/\/[^/\s]+(\/\S*)?$/, 'http(s)://host[:port][/path]'],
-  caCert: [/^[\w.-]+\.der$/, 'a DER resource name, e.g. dds-ca.der'],
-  deviceKey: [TEXT, 'text'],
-  token: [TEXT, 'text'],
-  sntp: [TEXT, 'text'],
+  caCert: [/^[\w.-]+\.der$/, 'a DER resource name'],
+  deviceKey: TEXT,
+  token: TEXT,
+  sntp: TEXT,
   logLevel: [/^(debug|info|warn|error)$/, 'debug|info|warn|error', 'info'],
   gnssPort: [0, 99],
   gnssBaud: [300, 8e6, 9600],
   gnssRx: [0, 63, 16],
   gnssTx: [0, 63, 17],
-  modbusBus: [TEXT, 'text', 'rs485'],
+  modbusBus: [/\S/, 'text', 'rs485'],
   modbusPort: [0, 99],
   modbusRx: [0, 63, 26],
   modbusTx: [0, 63, 27],

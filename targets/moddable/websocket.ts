@@ -15,7 +15,7 @@
  *   `too-large` before writing anything, so the stream is never corrupted.
  * - Its socket callback throws in ordinary outages ("write failed" on a refused
  *   connection, "close on closed socket"), which would abort the machine: the
- *   client runs on a GuardedSocket, and a failure there closes the connection
+ *   client's socket callback runs guarded (guarded-socket.ts), and a failure there closes the connection
  *   with a reason (`onClose`), as a disconnect does. A failed `send` closes it
  *   too and throws AgentError `network`.
  */
@@ -23,7 +23,7 @@ import { Client } from 'websocket';
 import { AgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
 import { utf8Length } from '../../src/utf8.js';
-import { describe, socketOptions } from './guarded-socket.js';
+import { describe, guard, socketOptions } from './guarded-socket.js';
 
 /** The client's largest frame (16-bit length). */
 export const MAX_SEND_BYTES = 65_535;
@@ -45,7 +45,7 @@ export class ModdableWebSockets implements WebSocketFactory {
 
   connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
     let closed = false;
-    const options = socketOptions(url, headers, this.#secure, (e) => close('network: ' + describe(e)));
+    const options = socketOptions(url, headers, this.#secure);
     const host = options.host;
     let client: Client | undefined;
     const close = (reason: string): void => {
@@ -67,6 +67,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     } catch (e) {
       throw new AgentError('network', `websocket ${host}: ${describe(e)}`, { cause: e });
     }
+    guard(client, (e) => close('network: ' + describe(e)));
     client.callback = (message: number, value?: unknown) => {
       if (closed) return;
       if (message === CONNECTED) handlers.onOpen();
