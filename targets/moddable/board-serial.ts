@@ -11,7 +11,7 @@ import { ModdableSerial } from './serial.js';
 
 export function boardSerial(board: BoardConfig, clock: Clock): Serial {
   const pins: Record<string, SerialPins> = {};
-  if (board.gnss !== undefined) pins[String(board.gnss.port)] = board.gnss.pins;
-  if (board.modbus !== undefined) pins[String(board.modbus.port)] = board.modbus.pins;
+  if (board.gnssPort !== undefined) pins[board.gnssPort] = { receive: board.gnssRx, transmit: board.gnssTx };
+  if (board.modbusPort !== undefined) pins[board.modbusPort] = { receive: board.modbusRx, transmit: board.modbusTx };
   return new ModdableSerial(boardIo(), clock, pins);
 }

@@ -1,16 +1,19 @@
 /**
- * The firmware's boot, shared by its composition roots (main.ts, main-pins.ts):
- * reads the board configuration (manifest `config`, overridden by `config`
- * preferences), builds the Moddable ports, sets the time, and starts the agent
+ * The firmware's boot, shared by its composition roots (main.ts, main-pins.ts),
+ * and the one place where Moddable modules meet the core's ports (STYLE.md
+ * practice 3): reads the board configuration (manifest `config`, overridden by
+ * `config` preferences), builds the ports, sets the time, and starts the agent
  * core: pin channels through the board's ECMA-419 pins, custom channels that
- * take desired values (no application code publishes on a board), the features the root links (feature.ts: the GNSS
- * receiver and the Modbus RS-485 line on the UARTs the board configuration
- * names), and the hub client (desired values, properties) over `websocket`.
- * CAN channels have no provider here: ECMA-419 has no CAN class and the SDK no
- * TWAI module, so they report -EOPNOTSUPP (decisions 4), and the agent says so.
+ * take desired values (no application code publishes on a board), the features
+ * the root links (feature.ts: the GNSS receiver and the Modbus RS-485 line on the
+ * UARTs the board configuration names), and the hub client (desired values,
+ * properties) over `websocket`. CAN channels have no provider here: ECMA-419 has
+ * no CAN class and the SDK no TWAI module, so they report -EOPNOTSUPP
+ * (decisions 4), and the agent says so.
  */
 import config from 'mc/config';
 import Preference from 'preference';
+import Resource from 'Resource';
 import { Agent } from '../../src/agent/agent.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
@@ -19,10 +22,31 @@ import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
+import { ModdableClock } from './clock.js';
 import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
-import { missingFeatures, type LinkedFeatures } from './feature.js';
-import { buildPorts } from './ports.js';
+import { startFeatures, type LinkedFeatures } from './feature.js';
+import { ModdableHttp } from './http.js';
+import { boardIo } from './io.js';
+import { TraceLogger } from './logger.js';
+import { moddablePins } from './pins.js';
+import { PreferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
+import { ModdableWebSockets } from './websocket.js';
+
+/**
+ * `preference` with values stored as blobs: NVS strings stop near 4000 bytes,
+ * and the cached channel configuration alone is larger (5 KB for the demo).
+ */
+const blobPreference: PreferenceApi = {
+  set: (domain, key, value) => Preference.set(domain, key, ArrayBuffer.fromString(value)),
+  get(domain, key) {
+    const value = Preference.get(domain, key);
+    return value instanceof ArrayBuffer ? String.fromArrayBuffer(value) : value;
+  },
+  // Native statics: they take no `this`.
+  delete: Preference.delete,
+  keys: Preference.keys,
+};
 
 export function boot(features?: LinkedFeatures): void {
   let board: BoardConfig;
@@ -33,30 +57,31 @@ export function boot(features?: LinkedFeatures): void {
     trace(`agent: cannot start: ${toAgentError(e).message}; set it with Preference.set("config", name, value)\n`);
     return;
   }
-  const ports = buildPorts(board);
-  const { clock, http } = ports;
-  const logger = new RedactingLogger(ports.logger);
-  logger.addSecret(board.token);
-  logger.log('info', 'agent booting', { service: board.serviceUrl, device: board.deviceKey });
+  const { serviceUrl: baseUrl, token } = board;
+  const clock = new ModdableClock();
+  // The `secure` dictionary of every SecureSocket (docs/tls.md): TLS 1.2 at least, and the board's CA
+  // certificate (a DER resource named by `caCert`) when given, else the SDK's store (`ca*.der` resources).
+  const secure: Record<string, unknown> = { protocolVersion: 0x303 };
+  if (board.caCert !== undefined) secure.certificate = new Resource(board.caCert);
+  const http = new ModdableHttp(clock, 30_000, secure);
+  const logger = new RedactingLogger(new TraceLogger(board.logLevel));
+  logger.addSecret(token);
+  logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
-  if (board.sntpHost !== undefined && Date.now() < EarliestValidUnixMs) syncTime(board.sntpHost, clock, logger);
+  if (board.sntp !== undefined && Date.now() < EarliestValidUnixMs) syncTime(board.sntp, clock, logger);
   // Custom channels take desired values only: this firmware has no application code to publish them.
-  const providers: ChannelDriverProvider[] = [new PinChannelProvider(ports.pins), new CustomChannelDrivers(logger)];
-  if (features !== undefined) {
-    const featurePorts = { serial: features.serial(board, clock), clock, logger };
-    for (const feature of features.list) {
-      const provider = feature.provider(board, featurePorts);
-      if (provider !== undefined) providers.push(provider);
-    }
-  }
-  for (const feature of missingFeatures(board, features?.list ?? []))
-    logger.log('warn', 'boot: feature not in this firmware', { feature });
+  const providers: ChannelDriverProvider[] = [
+    new PinChannelProvider(moddablePins(boardIo(), board.pwmHz)),
+    new CustomChannelDrivers(logger),
+    ...startFeatures(board, features, clock, logger),
+  ];
   const agent = new Agent({
     clock,
     http,
-    store: ports.store,
+    // The agent's records (configuration cache, outbox) in NVS domain `agent`.
+    store: new PreferenceStore(blobPreference),
     logger,
-    service: { baseUrl: board.serviceUrl, device: board.deviceKey, token: board.token },
+    service: { baseUrl, device: board.deviceKey, token },
     providers,
     // Bounds that fit the preference store (store.ts): a batch per value, the outbox in NVS.
     batch: { maxBytes: board.batchBytes },
@@ -66,15 +91,8 @@ export function boot(features?: LinkedFeatures): void {
     .start()
     .then(() => {
       // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
-      startAgentHub({
-        agent,
-        baseUrl: board.serviceUrl,
-        token: board.token,
-        http,
-        sockets: ports.webSockets,
-        clock,
-        logger,
-      });
+      const sockets = new ModdableWebSockets(secure);
+      startAgentHub({ agent, baseUrl, token, http, sockets, clock, logger });
     })
     .catch((e: unknown) => logger.log('error', 'agent: start failed', { reason: toAgentError(e).message }));
 }

@@ -9,10 +9,6 @@ import Timer from 'timer';
 import type { Clock, TimerHandle } from '../../src/ports.js';
 import { TickUnwrapper } from './ticks.js';
 
-interface ModdableTimer extends TimerHandle {
-  timer: Timer | undefined;
-}
-
 export class ModdableClock implements Clock {
   readonly #ticks = new TickUnwrapper(Time.ticks);
 
@@ -24,22 +20,17 @@ export class ModdableClock implements Clock {
     return Date.now();
   }
 
+  /**
+   * A one-shot `Timer` is its own handle: `Timer.clear` ignores one that
+   * already fired (the SDK drops its host data when it fires) or was cleared.
+   * The callback is called without the timer the SDK passes.
+   */
   setTimer(callback: () => void, delayMs: number): TimerHandle {
-    const handle: ModdableTimer = { timer: undefined };
-    handle.timer = Timer.set(
-      () => {
-        handle.timer = undefined;
-        callback();
-      },
-      Math.max(0, delayMs),
-    );
-    return handle;
+    return Timer.set(() => callback(), Math.max(0, delayMs)) as TimerHandle;
   }
 
   clearTimer(handle: TimerHandle): void {
-    const h = handle as ModdableTimer;
-    if (h.timer !== undefined) Timer.clear(h.timer);
-    h.timer = undefined;
+    Timer.clear(handle as Timer);
   }
 
   /** Sets the board's wall clock (Unix milliseconds), e.g. from SNTP or a `Date` header. */

@@ -2,10 +2,10 @@
 import { ModbusProvider } from '../../src/modbus/provider.js';
 import type { BoardFeature } from './feature.js';
 
-export const modbusFeature: BoardFeature = {
-  name: 'modbus',
-  provider(board, { serial, clock, logger }) {
-    if (board.modbus === undefined) return undefined;
-    return new ModbusProvider({ serial, clock, logger, ports: { [board.modbusBus]: board.modbus } });
-  },
-};
+export const modbusFeature: BoardFeature = (port, board, { serial, clock, logger }) =>
+  new ModbusProvider({
+    serial,
+    clock,
+    logger,
+    ports: { [board.modbusBus]: { port, directionPin: board.modbusDirPin } },
+  });

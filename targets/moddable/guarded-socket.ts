@@ -1,7 +1,6 @@
 /**
- * The socket the SDK's `http` Request and `websocket` Client drive in place of
- * their own (both take a `Socket` class in their options), so that no failure of
- * the network can abort the machine.
+ * The socket of the SDK's `http` Request and `websocket` Client, guarded so
+ * that no failure of the network can abort the machine.
  *
  * Why: those modules write, parse and close from inside the socket's callback,
  * and an exception thrown there has no JavaScript caller: XS aborts with
@@ -12,107 +11,28 @@
  * status line throws "unexpected status format". `SecureSocket` catches its own
  * TLS errors but then calls back (and closes) outside its guard.
  *
- * This class passes every call through to the real socket (`Socket`, or the
- * `Inner` class given, e.g. `SecureSocket`) and runs the module's callback
- * inside a guard: whatever it throws closes the socket and is handed once to
- * `onFault`, which the adapter turns into an ordinary delivery failure. `close`
- * never throws.
+ * `socketOptions` gives the module's dictionary (the SDK's TCP `Socket`, or
+ * `SecureSocket` for https/wss); once the module is built, `guard` wraps the
+ * callback it gave its socket (`module.socket`, set in its constructor; the
+ * socket calls back only from the event loop, later): whatever that callback
+ * throws closes the module (and its socket, once) and is handed once to
+ * `onFault`, which the adapter turns into an ordinary delivery failure.
  */
 import SecureSocket from 'securesocket';
-import { Socket } from 'socket';
 import { splitUrl } from './url.js';
 
 /** What the SDK's socket classes call back with: message, then a value. */
-export type SocketCallback = (message: number, value?: unknown, extra?: unknown) => unknown;
+type SocketCallback = (message: number, value?: unknown, extra?: unknown) => unknown;
 
-export interface RealSocket {
-  callback: SocketCallback;
-  read(...args: unknown[]): unknown;
-  write(...args: unknown[]): unknown;
+/** An SDK module (Request, Client) as the guard sees it. */
+interface Guarded {
+  socket?: { callback: SocketCallback };
   close(): void;
-  get?(name: string): unknown;
-}
-
-export type SocketClass = new (dictionary: Record<string, unknown>) => RealSocket;
-
-/** The `guard` entry of the dictionary the modules pass to the socket constructor. */
-export interface GuardOptions {
-  /** The socket underneath; default the SDK's `Socket` (TCP). */
-  Inner?: SocketClass;
-  /** Called at most once, with what the module's callback threw. */
-  onFault(error: unknown): void;
 }
 
 /** The message of what an SDK module threw, for the log. */
 export function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-export class GuardedSocket {
-  readonly #inner: RealSocket;
-  readonly #onFault: (error: unknown) => void;
-  #handler: SocketCallback | undefined;
-  #open = true;
-
-  /** Throws what the real socket's constructor throws (bad host, no memory, bad TLS settings). */
-  constructor(dictionary: Record<string, unknown>) {
-    const guard = dictionary.guard as GuardOptions;
-    this.#onFault = guard.onFault;
-    this.#inner = new (guard.Inner ?? (Socket as unknown as SocketClass))(dictionary);
-    this.#inner.callback = (message, value, extra) => this.#deliver(message, value, extra);
-  }
-
-  /** The module's callback (http and websocket assign it after construction). */
-  set callback(handler: SocketCallback | undefined) {
-    this.#handler = handler;
-  }
-
-  get callback(): SocketCallback | undefined {
-    return this.#handler;
-  }
-
-  read(...args: unknown[]): unknown {
-    return this.#inner.read(...args);
-  }
-
-  /** Passes through: a throw here reaches the module, whose callback throws it on to the guard. */
-  write(...args: unknown[]): unknown {
-    if (!this.#open) throw new Error('write on closed socket');
-    return this.#inner.write(...args);
-  }
-
-  get(name: string): unknown {
-    return this.#inner.get?.(name);
-  }
-
-  /** Closes the real socket once; never throws ("close on closed socket": the peer or the SDK closed it first). */
-  close(): void {
-    if (!this.#open) return;
-    this.#open = false;
-    try {
-      this.#inner.close();
-    } catch {
-      // already closed underneath
-    }
-  }
-
-  #deliver(message: number, value: unknown, extra: unknown): unknown {
-    if (!this.#open || this.#handler === undefined) return undefined;
-    try {
-      return this.#handler(message, value, extra);
-    } catch (e) {
-      // A fault: closed first, then handed once to the adapter; nothing of it may escape to the socket.
-      if (this.#open) {
-        this.close();
-        try {
-          this.#onFault(e);
-        } catch {
-          // the adapter's handler settles a promise
-        }
-      }
-      return undefined;
-    }
-  }
 }
 
 /** The SDK dictionary for one connection; the adapter adds its own entries (method, body, ...). */
@@ -126,26 +46,48 @@ export interface SocketOptions extends Record<string, unknown> {
 }
 
 /**
- * The dictionary of the SDK's `http` Request or `websocket` Client for `url` with
- * `headers`, on a GuardedSocket whose faults go to
- * `onFault`: over the SDK's TCP `Socket`, or for https/wss over `SecureSocket`
- * with the `secure` dictionary (ports.ts `secureOptions`). Throws like `splitUrl`.
+ * The dictionary of the SDK's `http` Request or `websocket` Client for `url`
+ * with `headers`: over the SDK's TCP `Socket`, or for https/wss over
+ * `SecureSocket` with the `secure` dictionary (boot.ts). Throws like `splitUrl`.
  */
 export function socketOptions(
   url: string,
   headers: Readonly<Record<string, string>>,
   secure: Record<string, unknown>,
-  onFault: (error: unknown) => void,
 ): SocketOptions {
-  const parts = splitUrl(url);
+  const { host, port, path, secure: tls } = splitUrl(url);
   const flat: string[] = [];
   for (const name in headers) flat.push(name, headers[name] ?? '');
-  const guard: GuardOptions = { onFault };
-  const { host, port, path } = parts;
-  const options: SocketOptions = { host, port, path, headers: flat, Socket: GuardedSocket, guard };
-  if (parts.secure) {
-    guard.Inner = SecureSocket as unknown as SocketClass;
-    options.secure = secure;
-  }
+  const options: SocketOptions = { host, port, path, headers: flat };
+  if (tls) Object.assign(options, { Socket: SecureSocket, secure });
   return options;
+}
+
+/** Runs the callback `module` gave its socket inside a guard; `onFault` gets the first throw, once. */
+export function guard(module: object, onFault: (error: unknown) => void): void {
+  const m = module as Guarded;
+  const socket = m.socket;
+  if (socket === undefined) return;
+  const handler = socket.callback;
+  let open = true;
+  socket.callback = (message, value, extra) => {
+    if (!open) return undefined;
+    try {
+      return handler(message, value, extra);
+    } catch (e) {
+      // A fault: closed first (the module's close never closes a socket twice), then handed on.
+      open = false;
+      try {
+        m.close();
+      } catch {
+        // already closed underneath
+      }
+      try {
+        onFault(e);
+      } catch {
+        // the adapter's handler settles a promise
+      }
+      return undefined;
+    }
+  };
 }

@@ -4,7 +4,7 @@
  *
  * Four details of that module are handled here. Its socket callbacks throw in
  * ordinary outages (a refused connection ends in "write failed"), which would
- * abort the machine: the request runs on a GuardedSocket, and whatever fails
+ * abort the machine: the request's socket callback runs guarded (guarded-socket.ts), and whatever fails
  * there rejects the request with `network`, like an error callback does. A whole body is written to the
  * socket at once and throws "can't write all data" (an uncaught exception that
  * aborts the machine) when it exceeds the socket's free space, so the body is
@@ -17,12 +17,12 @@
 import { Request } from 'http';
 import { AgentError } from '../../src/errors.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
-import { describe, socketOptions } from './guarded-socket.js';
+import { describe, guard, socketOptions } from './guarded-socket.js';
 
 export class ModdableHttp implements HttpTransport {
   readonly #clock: Clock;
   readonly #timeoutMs: number;
-  /** SecureSocket's `secure` dictionary for https (ports.ts `secureOptions`). */
+  /** SecureSocket's `secure` dictionary for https (boot.ts). */
   readonly #secure: Record<string, unknown>;
 
   constructor(clock: Clock, timeoutMs: number, secure: Record<string, unknown>) {
@@ -33,7 +33,7 @@ export class ModdableHttp implements HttpTransport {
 
   request(req: HttpRequest): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
-      const options = socketOptions(req.url, req.headers, this.#secure, (e) => finish('network', e, e));
+      const options = socketOptions(req.url, req.headers, this.#secure);
       const { host, port, headers } = options;
       if (port !== (options.secure ? 443 : 80)) headers.push('Host', `${host}:${port}`);
       const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
@@ -54,8 +54,12 @@ export class ModdableHttp implements HttpTransport {
         this.#clock.clearTimer(timer);
         if (code === undefined) resolve(response);
         else {
-          request?.close();
           reject(new AgentError(code, `http ${host}: ${describe(reason)}`, { cause }));
+          try {
+            request?.close();
+          } catch {
+            // "close on closed socket": the peer closed it first
+          }
         }
       };
       const timer = this.#clock.setTimer(
@@ -68,6 +72,7 @@ export class ModdableHttp implements HttpTransport {
         finish('network', e, e);
         return;
       }
+      guard(request, (e) => finish('network', e, e));
       request.callback = (message: number, value?: unknown, extra?: unknown) => {
         if (message === Request.requestFragment) {
           // The body in pieces the socket can take (a whole body over its free space aborts the machine).

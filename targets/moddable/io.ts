@@ -1,8 +1,8 @@
 /**
- * The ECMA-419 IO classes the adapters use. The board's host provider
- * (`globalThis.device.io`, ECMA-419 section 20) is preferred where the firmware
- * has one; otherwise the `embedded:io/*` modules of the manifest. In the desktop
- * simulator those modules are the simulated ones of targets/moddable/sim/.
+ * The ECMA-419 IO classes the adapters use: the `embedded:io/*` modules of the
+ * manifest. On an ESP32 the board's host provider (`device.io`) holds these same
+ * modules; in the desktop simulator the manifest maps them to the simulated ones
+ * of targets/moddable/sim/.
  */
 import Analog from 'embedded:io/analog';
 import Digital from 'embedded:io/digital';
@@ -19,12 +19,4 @@ export interface IoClasses {
 }
 
 /** The IO classes of this board. */
-export function boardIo(): IoClasses {
-  const provided = (globalThis as { device?: { io?: Partial<IoClasses> } }).device?.io;
-  return {
-    Digital: provided?.Digital ?? Digital,
-    Analog: provided?.Analog ?? Analog,
-    PWM: provided?.PWM ?? PWM,
-    Serial: provided?.Serial ?? Serial,
-  };
-}
+export const boardIo = (): IoClasses => ({ Digital, Analog, PWM, Serial });

@@ -10,5 +10,5 @@ import { gnssFeature } from './feature-gnss.js';
 import { modbusFeature } from './feature-modbus.js';
 
 export default function main(): void {
-  boot({ list: [gnssFeature, modbusFeature], serial: boardSerial });
+  boot({ gnss: gnssFeature, modbus: modbusFeature, serial: boardSerial });
 }

@@ -66,43 +66,24 @@ class OutputPin extends Pin {
   }
 }
 
-export class ModdablePins implements Pins {
-  readonly #io: IoClasses;
-  /** PWM frequency for analog outputs, hertz. */
-  readonly #pwmHz: number;
-
-  constructor(io: IoClasses, pwmHz: number) {
-    this.#io = io;
-    this.#pwmHz = pwmHz;
-  }
-
-  #open(pin: number, digital: boolean, output: boolean): Pin {
-    const { Digital, Analog, PWM } = this.#io;
+/** The board's pins through its ECMA-419 classes; analog outputs are PWM at `pwmHz`. */
+export function moddablePins({ Digital, Analog, PWM }: IoClasses, pwmHz: number): Pins {
+  const open = (pin: number, digital: boolean, output: boolean): Pin => {
     try {
       const io = digital
         ? new Digital({ pin, mode: output ? Digital.Output : Digital.Input })
         : output
-          ? new PWM({ pin, hz: this.#pwmHz })
+          ? new PWM({ pin, hz: pwmHz })
           : new Analog({ pin });
       return output ? new OutputPin(io as Io) : new Pin(io as Io);
     } catch (e) {
       throw new AgentError('pin.unavailable', 'cannot open', { cause: e });
     }
-  }
-
-  digitalInput({ pin }: { pin: number }): DigitalInput {
-    return this.#open(pin, true, false) as DigitalInput;
-  }
-
-  digitalOutput({ pin }: { pin: number }): DigitalOutput {
-    return this.#open(pin, true, true) as DigitalOutput;
-  }
-
-  analogInput({ pin }: { pin: number }): AnalogInput {
-    return this.#open(pin, false, false) as AnalogInput;
-  }
-
-  pwmOutput({ pin }: { pin: number }): PwmOutput {
-    return this.#open(pin, false, true) as PwmOutput;
-  }
+  };
+  return {
+    digitalInput: ({ pin }) => open(pin, true, false) as DigitalInput,
+    digitalOutput: ({ pin }) => open(pin, true, true) as DigitalOutput,
+    analogInput: ({ pin }) => open(pin, false, false) as AnalogInput,
+    pwmOutput: ({ pin }) => open(pin, false, true) as PwmOutput,
+  };
 }

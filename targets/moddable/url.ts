@@ -1,7 +1,9 @@
 /**
  * A tiny absolute-URL splitter for the HTTP and WebSocket adapters: XS has no
- * `URL` class. Handles `http`, `https`, `ws` and `wss` with an optional port;
- * the path keeps its query string as is (the core encodes it).
+ * `URL` class. Handles what the firmware builds from the board's `serviceUrl`:
+ * `http`, `https`, `ws` and `wss`, a host name or a bracketed IPv6 address, an
+ * optional port, and a path from `/` on (its query kept as is: the core
+ * encodes it).
  */
 import { AgentError } from '../../src/errors.js';
 
@@ -13,18 +15,10 @@ export interface UrlParts {
   path: string;
 }
 
-/** Splits `url`; throws AgentError `config.invalid` on anything else. */
+/** Splits `url`; throws AgentError `config.invalid` on anything else (a bad port included). */
 export function splitUrl(url: string): UrlParts {
-  const match = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#]+)(?::(\d{1,5}))?([/?][^#]*)?(#.*)?$/i.exec(url);
-  if (match === null) throw new AgentError('config.invalid', `url: not http(s)/ws(s): ${url}`);
-  const secure = match[1] !== '';
-  const port = match[3] === undefined ? (secure ? 443 : 80) : Number(match[3]);
-  if (!(port > 0 && port < 65536)) throw new AgentError('config.invalid', `url: bad port: ${url}`);
-  const rawPath = match[4] ?? '/';
-  return {
-    secure,
-    host: (match[2] ?? '').replace(/^\[|\]$/g, ''),
-    port,
-    path: rawPath.startsWith('?') ? `/${rawPath}` : rawPath,
-  };
+  const match = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(?::(\d{1,5}))?(\/\S*)?$/i.exec(url);
+  const port = Number(match?.[3] ?? (match?.[1] ? 443 : 80));
+  if (!match || !(port > 0 && port < 65536)) throw new AgentError('config.invalid', `url: invalid: ${url}`);
+  return { secure: match[1] !== '', host: match[2]!.replace(/^\[|\]$/g, ''), port, path: match[4] ?? '/' };
 }

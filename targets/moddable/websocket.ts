@@ -9,13 +9,13 @@
  *   reassembles records split across frames, so a hub that splits a record over
  *   several complete text frames still works.
  * - Binary frames are refused: the connection is closed with a reason.
- * - An incoming message over `maxMessageBytes` closes the connection (the bound
+ * - An incoming message over `MAX_MESSAGE_BYTES` closes the connection (the bound
  *   of this buffer, STYLE.md practice 9), with a reason.
  * - It cannot send 64 KiB or more in one frame: `send` throws AgentError
  *   `too-large` before writing anything, so the stream is never corrupted.
  * - Its socket callback throws in ordinary outages ("write failed" on a refused
  *   connection, "close on closed socket"), which would abort the machine: the
- *   client runs on a GuardedSocket, and a failure there closes the connection
+ *   client's socket callback runs guarded (guarded-socket.ts), and a failure there closes the connection
  *   with a reason (`onClose`), as a disconnect does. A failed `send` closes it
  *   too and throws AgentError `network`.
  */
@@ -23,7 +23,7 @@ import { Client } from 'websocket';
 import { AgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
 import { utf8Length } from '../../src/utf8.js';
-import { describe, socketOptions } from './guarded-socket.js';
+import { describe, guard, socketOptions } from './guarded-socket.js';
 
 /** The client's largest frame (16-bit length). */
 export const MAX_SEND_BYTES = 65_535;
@@ -32,19 +32,20 @@ const CONNECTED = 2;
 const RECEIVE = 3;
 const DISCONNECT = 4;
 
+/** The bound of an incoming message (STYLE.md practice 9). */
+export const MAX_MESSAGE_BYTES = 16_384;
+
 export class ModdableWebSockets implements WebSocketFactory {
-  readonly #maxMessageBytes: number;
   readonly #secure: Record<string, unknown>;
 
-  /** @param secure SecureSocket's `secure` dictionary for wss (ports.ts `secureOptions`). */
-  constructor(maxMessageBytes = 16_384, secure: Record<string, unknown> = { protocolVersion: 0x303 }) {
-    this.#maxMessageBytes = maxMessageBytes;
+  /** @param secure SecureSocket's `secure` dictionary for wss (boot.ts). */
+  constructor(secure: Record<string, unknown>) {
     this.#secure = secure;
   }
 
   connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
     let closed = false;
-    const options = socketOptions(url, headers, this.#secure, (e) => close('network: ' + describe(e)));
+    const options = socketOptions(url, headers, this.#secure);
     const host = options.host;
     let client: Client | undefined;
     const close = (reason: string): void => {
@@ -66,13 +67,14 @@ export class ModdableWebSockets implements WebSocketFactory {
     } catch (e) {
       throw new AgentError('network', `websocket ${host}: ${describe(e)}`, { cause: e });
     }
-    const max = this.#maxMessageBytes;
+    guard(client, (e) => close('network: ' + describe(e)));
     client.callback = (message: number, value?: unknown) => {
       if (closed) return;
       if (message === CONNECTED) handlers.onOpen();
       else if (message === RECEIVE) {
         if (typeof value !== 'string') close('binary frame');
-        else if (value.length > max && utf8Length(value) > max) close(`message over ${max} B`);
+        else if (value.length > MAX_MESSAGE_BYTES && utf8Length(value) > MAX_MESSAGE_BYTES)
+          close(`message over ${MAX_MESSAGE_BYTES} B`);
         else handlers.onMessage(value);
       } else if (message === DISCONNECT) close('disconnected');
     };

@@ -39,7 +39,7 @@ class FakePreference implements PreferenceApi {
 
 describe('moddable target', () => {
   describe('splitUrl', () => {
-    it('splits http, https, ws and wss URLs with default and explicit ports', () => {
+    it('splits http, https, ws and wss URLs with default and explicit ports (what the firmware builds from serviceUrl)', () => {
       assert.deepEqual(splitUrl('http://127.0.0.1:8080/api/v1/channels/list?device=demo-001'), {
         secure: false,
         host: '127.0.0.1',
@@ -52,13 +52,13 @@ describe('moddable target', () => {
         port: 443,
         path: '/',
       });
-      assert.deepEqual(splitUrl('wss://h/hubs/properties?id=x#frag'), {
+      assert.deepEqual(splitUrl('wss://h/hubs/properties?id=x%2By'), {
         secure: true,
         host: 'h',
         port: 443,
-        path: '/hubs/properties?id=x',
+        path: '/hubs/properties?id=x%2By',
       });
-      assert.deepEqual(splitUrl('ws://[::1]:81?x=1'), { secure: false, host: '::1', port: 81, path: '/?x=1' });
+      assert.deepEqual(splitUrl('ws://[::1]:81/?x=1'), { secure: false, host: '::1', port: 81, path: '/?x=1' });
     });
 
     it('refuses other schemes and bad ports with config.invalid', () => {
@@ -73,6 +73,15 @@ describe('moddable target', () => {
       assert.equal(
         code(() => splitUrl('not a url')),
         'config.invalid',
+      );
+      assert.equal(
+        code(() => splitUrl('http://h:0/')),
+        'config.invalid',
+      );
+      assert.throws(
+        () => splitUrl('http://h/a b'),
+        (e) => e instanceof AgentError && e.code === 'config.invalid' && e.message === 'url: invalid: http://h/a b',
+        'a path is encoded by the core: no spaces',
       );
     });
   });
@@ -108,24 +117,40 @@ describe('moddable target', () => {
     it('reads the manifest config with defaults', () => {
       const board = readBoardConfig(manifest, () => undefined);
       assert.equal(board.serviceUrl, 'http://10.0.0.2:8080');
-      assert.deepEqual(board.gnss, { port: 2, baudRate: 9600, pins: { receive: 16, transmit: 17 } });
-      assert.deepEqual(board.modbus, { port: 1, pins: { receive: 26, transmit: 27 }, directionPin: 25 });
-      assert.equal(board.sntpHost, 'pool.ntp.org');
-      assert.equal(board.logLevel, 'info');
+      assert.deepEqual(board, {
+        serviceUrl: 'http://10.0.0.2:8080',
+        caCert: undefined,
+        deviceKey: 'demo-001',
+        token: 'device-token-demo-001',
+        sntp: 'pool.ntp.org',
+        logLevel: 'info',
+        gnssPort: 2,
+        gnssBaud: 9600,
+        gnssRx: 16,
+        gnssTx: 17,
+        modbusBus: 'rs485',
+        modbusPort: 1,
+        modbusRx: 26,
+        modbusTx: 27,
+        modbusDirPin: 25,
+        pwmHz: 1000,
+        batchBytes: 4096,
+        outboxBytes: 12288,
+      });
     });
 
     it('lets preferences override entries, numbers given as strings included', () => {
       const prefs: Record<string, unknown> = { token: 'other', gnssBaud: '38400', logLevel: 'debug' };
       const board = readBoardConfig(manifest, (name) => prefs[name]);
       assert.equal(board.token, 'other');
-      assert.equal(board.gnss?.baudRate, 38400);
+      assert.equal(board.gnssBaud, 38400);
       assert.equal(board.logLevel, 'debug');
     });
 
     it('leaves GNSS and Modbus off when their port is null (the simulator)', () => {
       const board = readBoardConfig({ ...manifest, gnssPort: null, modbusPort: null }, () => undefined);
-      assert.equal(board.gnss, undefined);
-      assert.equal(board.modbus, undefined);
+      assert.equal(board.gnssPort, undefined);
+      assert.equal(board.modbusPort, undefined);
     });
 
     it('refuses a missing token or a bad pin with config.invalid', () => {
@@ -144,6 +169,19 @@ describe('moddable target', () => {
       assert.throws(
         () => readBoardConfig({ ...manifest, modbusDirPin: '9x' }, () => undefined),
         (e) => e instanceof AgentError && e.message === 'board config: modbusDirPin: expected integer 0..63, got "9x"',
+      );
+      assert.throws(
+        () => readBoardConfig({ ...manifest, serviceUrl: '' }, () => undefined),
+        (e) => e instanceof AgentError && e.message === 'board config: serviceUrl: expected a value, got undefined',
+      );
+      assert.throws(
+        () => readBoardConfig({ ...manifest, deviceKey: 7 }, () => undefined),
+        (e) => e instanceof AgentError && e.message === 'board config: deviceKey: expected text, got 7',
+      );
+      assert.throws(
+        () => readBoardConfig({ ...manifest, gnssBaud: true }, () => undefined),
+        (e) =>
+          e instanceof AgentError && e.message === 'board config: gnssBaud: expected integer 300..8000000, got true',
       );
       assert.throws(
         () => readBoardConfig({ ...manifest, token: 123456789 }, () => undefined),

@@ -2,7 +2,7 @@
  * The firmware's board features (targets/moddable/feature*.ts) on Node: a
  * feature starts its provider only when the board configuration turns it on,
  * on the UART the configuration names, and a configured feature the firmware
- * does not link is named (startAgent warns; its channels report -EOPNOTSUPP).
+ * does not link is named in the log (its channels report -EOPNOTSUPP).
  * That the pins-only bundle links no GNSS and no Modbus module is checked by
  * `npm run size:check`.
  */
@@ -10,8 +10,8 @@ import { strict as assert } from 'node:assert';
 import { parseChannelList } from '../../src/config/parse.js';
 import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { ModbusProvider } from '../../src/modbus/provider.js';
-import { readBoardConfig } from '../../targets/moddable/config.js';
-import { missingFeatures } from '../../targets/moddable/feature.js';
+import { readBoardConfig, type BoardConfig } from '../../targets/moddable/config.js';
+import { startFeatures, type LinkedFeatures } from '../../targets/moddable/feature.js';
 import { gnssFeature } from '../../targets/moddable/feature-gnss.js';
 import { modbusFeature } from '../../targets/moddable/feature-modbus.js';
 import { locationChannel } from '../core/gnss/logs.js';
@@ -23,41 +23,65 @@ const base = { serviceUrl: 'http://127.0.0.1:8080', deviceKey: 'demo-001', token
 const withUarts = readBoardConfig({ ...base, gnssPort: 2, gnssBaud: 38400, modbusPort: 1 }, () => undefined);
 const pinsOnly = readBoardConfig(base, () => undefined);
 
-function ports(): { serial: FakeSerial; clock: FakeClock; logger: FakeLogger } {
-  return { serial: new FakeSerial(), clock: new FakeClock(), logger: new FakeLogger() };
+/** The features of `linked` that start on `board`, with the UARTs they opened and the log. */
+function start(board: BoardConfig, linked: Omit<LinkedFeatures, 'serial'> | undefined) {
+  const serial = new FakeSerial();
+  const logger = new FakeLogger();
+  let uarts = 0;
+  const features = linked && {
+    ...linked,
+    serial: () => {
+      uarts++;
+      return serial;
+    },
+  };
+  const providers = startFeatures(board, features, new FakeClock(), logger);
+  const missing = logger.find('warn', 'feature not in this firmware').map((l) => l.fields?.feature);
+  return { providers, serial, uarts, missing };
 }
+
+const all = { gnss: gnssFeature, modbus: modbusFeature };
 
 describe('moddable board features', () => {
   it('names the configured features the firmware does not link', () => {
-    assert.deepEqual(missingFeatures(withUarts, []), ['gnss', 'modbus']);
-    assert.deepEqual(missingFeatures(withUarts, [gnssFeature]), ['modbus']);
-    assert.deepEqual(missingFeatures(withUarts, [gnssFeature, modbusFeature]), []);
-    assert.deepEqual(missingFeatures(pinsOnly, []), [], 'nothing configured, nothing missing');
+    assert.deepEqual(start(withUarts, undefined).missing, ['gnss', 'modbus']);
+    assert.deepEqual(start(withUarts, {}).missing, ['gnss', 'modbus']);
+    const gnssOnly = start(withUarts, { gnss: gnssFeature });
+    assert.deepEqual(gnssOnly.missing, ['modbus']);
+    assert.equal(gnssOnly.providers.length, 1);
+    assert.deepEqual(start(withUarts, all).missing, []);
+    assert.deepEqual(start(pinsOnly, undefined).missing, [], 'nothing configured, nothing missing');
   });
 
-  it('starts no provider for a feature the board configuration leaves out', () => {
-    assert.equal(gnssFeature.provider(pinsOnly, ports()), undefined);
-    assert.equal(modbusFeature.provider(pinsOnly, ports()), undefined);
+  it('starts no provider, and builds no UART, for a feature the board configuration leaves out', () => {
+    const none = start(pinsOnly, all);
+    assert.deepEqual(none.providers, []);
+    assert.equal(none.uarts, 0);
+    const both = start(withUarts, all);
+    assert.equal(both.providers.length, 2);
+    assert.equal(both.uarts, 1, "the features share the board's UARTs, built once");
   });
 
   it('reads the GNSS receiver on the configured UART and baud rate', () => {
-    const p = ports();
-    const provider = gnssFeature.provider(withUarts, p);
+    const { providers, serial } = start(withUarts, { gnss: gnssFeature });
+    const [provider] = providers;
     assert.ok(provider instanceof GnssLocationProvider);
-    assert.equal(p.serial.ports.length, 0, 'the port opens with the first location channel');
+    assert.equal(serial.ports.length, 0, 'the port opens with the first location channel');
     provider.create(locationChannel());
-    assert.equal(p.serial.ports.length, 1);
+    assert.equal(serial.ports.length, 1);
     assert.deepEqual(
-      { port: p.serial.ports[0]?.options.port, baudRate: p.serial.ports[0]?.options.baudRate },
+      { port: serial.ports[0]?.options.port, baudRate: serial.ports[0]?.options.baudRate },
       { port: 2, baudRate: 38400 },
     );
     provider.close();
   });
 
-  it('opens the Modbus line of the configured bus on the configured UART', () => {
-    const p = ports();
-    const board = { ...withUarts, modbusBus: 'field' };
-    const provider = modbusFeature.provider(board, p);
+  it('opens the Modbus line of the configured bus on the configured UART, with its direction pin', () => {
+    const { providers, serial } = start(
+      { ...withUarts, modbusBus: 'field', modbusDirPin: 25 },
+      { modbus: modbusFeature },
+    );
+    const [provider] = providers;
     assert.ok(provider instanceof ModbusProvider);
     const config = parseChannelList({
       buses: [{ uid: 'b', key: 'field', type: 'modbus', baudRate: 19200 }],
@@ -76,10 +100,14 @@ describe('moddable board features', () => {
     });
     provider.configure(config);
     provider.create(config.channels[0]!);
-    assert.equal(p.serial.ports.length, 1);
+    assert.equal(serial.ports.length, 1);
     assert.deepEqual(
-      { port: p.serial.last.options.port, baudRate: p.serial.last.options.baudRate },
-      { port: 1, baudRate: 19200 },
+      {
+        port: serial.last.options.port,
+        baudRate: serial.last.options.baudRate,
+        directionPin: serial.last.options.directionPin,
+      },
+      { port: 1, baudRate: 19200, directionPin: 25 },
     );
     provider.close();
   });

@@ -85,7 +85,7 @@ g.__fw = {
   },
   /** One request through the firmware's HTTP adapter. */
   request(tag: string, url: string, method: string, body?: string, caDer?: string): void {
-    // https: the `secure` dictionary of ports.ts, with the CA as DER bytes (a Resource on a board).
+    // https: the `secure` dictionary of boot.ts, with the CA as DER bytes (a Resource on a board).
     const secure: Record<string, unknown> = { protocolVersion: 0x303 };
     if (caDer !== undefined) secure.certificate = fromLatin1(caDer).buffer;
     const http = new ModdableHttp(new ModdableClock(), 10_000, secure);
@@ -103,7 +103,7 @@ g.__fw = {
   },
   /** A WebSocket through the firmware's adapter: reports open, messages, close; sends `send` once open. */
   webSocket(tag: string, url: string, send: string): void {
-    const sockets = new ModdableWebSockets();
+    const sockets = new ModdableWebSockets({ protocolVersion: 0x303 });
     let sent = false;
     try {
       const connection = sockets.connect(
