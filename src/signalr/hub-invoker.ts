@@ -4,20 +4,17 @@
  * bounded in number and in record bytes. A Completion `error` rejects with its
  * text (AgentError `hub`); a `null` or absent result is success. Every pending
  * invocation fails when the connection drops (`network`) or the client stops
- * (`closed`). `setProperties` is the one target the service shows
- * (decisions.md section 5).
+ * (`closed`). `SetProperties` (properties.ts) is the one target the service
+ * shows (decisions.md section 5).
  *
  * No board links this module: nothing on a board invokes the hub, so the
  * firmware's client only receives (hub-client.ts). Application code that does
  * creates a HubInvoker over the client (docs/realtime.md).
  */
-import type { DesiredStateSink } from '../agent/desired.js';
-import type { Value } from '../agent/driver.js';
 import { AgentError } from '../errors.js';
 import type { Clock } from '../ports.js';
 import { exceedsBytes } from '../utf8.js';
-import { Hub, HubMessageType } from '../wire.js';
-import { parseProperties } from './agent-link.js';
+import { HubMessageType } from '../wire.js';
 import type { HubClient } from './hub-client.js';
 import { encodeRecord } from './record-codec.js';
 
@@ -93,19 +90,4 @@ export class HubInvoker {
     this.#pending.delete(id);
     settle?.(result, error);
   }
-}
-
-/**
- * Sets properties of this device (`SetProperties`, decisions.md section 5): the
- * Completion's result, the whole property object, replaces the sink's set and
- * is returned. Rejects like `invoke`, or with `wire.invalid` for a bad result.
- */
-export async function setProperties(
-  invoker: HubInvoker,
-  sink: Pick<DesiredStateSink, 'updateProperties'>,
-  values: Readonly<Record<string, Value>>,
-): Promise<Record<string, Value>> {
-  const properties = parseProperties(await invoker.invoke(Hub.setProperties, [{ values }]), 'SetProperties');
-  sink.updateProperties(properties, true);
-  return properties;
 }

@@ -4,7 +4,7 @@
  * to what is pending.
  */
 import { AgentError } from '../../../src/errors.js';
-import { setProperties } from '../../../src/signalr/hub-invoker.js';
+import { setProperties } from '../../../src/signalr/properties.js';
 import type { Value } from '../../../src/agent/driver.js';
 import { assert } from '../../support/assert.js';
 import { harness } from './harness.js';
