@@ -41,11 +41,11 @@ export type StateListener = (kind: HubStateKind, error: AgentError | undefined) 
 
 export class HubClient {
   /**
-   * Receives every server Invocation (the one receiver: the agent's link). It is
-   * wrapped: a throw or a rejection is logged and the connection goes on.
+   * Receives every server Invocation (the one receiver: the agent's link),
+   * synchronously: a throw drops that message (logged) and the connection goes on.
    */
-  onInvocation: ((target: string, args: readonly unknown[]) => void | Promise<void>) | undefined;
-  /** Receives every Completion (the one receiver: a HubInvoker, hub-invoker.ts). */
+  onInvocation: ((target: string, args: readonly unknown[]) => void) | undefined;
+  /** Receives every Completion, unchecked past its type (the one receiver: a HubInvoker, which checks it). */
   onCompletion: ((m: CompletionMessage) => void) | undefined;
   readonly #o: ResolvedHubOptions;
   /**
@@ -210,12 +210,11 @@ export class HubClient {
       }
       const m = parseHubMessage(text);
       if (m?.type === T.invocation) {
-        (async () => this.onInvocation?.(m.target, m.arguments))().catch((e: unknown) =>
-          this.#log('error', 'handler failed', { target: m.target, reason: toAgentError(e).message }),
-        );
+        // A device returns no results: an invocation that awaits one is answered at once.
         if (typeof m.invocationId === 'string') {
           this.#write(encodeRecord({ type: T.completion, invocationId: m.invocationId, error: 'no client results' }));
         }
+        this.onInvocation?.(m.target, m.arguments);
       } else if (m?.type === T.completion) this.onCompletion?.(m);
       else if (m?.type === T.close) {
         this.#close(new AgentError('hub', 'hub: server closed: ' + (m.error ?? '')), m.allowReconnect === true);

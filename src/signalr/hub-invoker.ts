@@ -12,6 +12,7 @@
  * creates a HubInvoker over the client (docs/realtime.md).
  */
 import { AgentError } from '../errors.js';
+import { opt, str } from '../reader.js';
 import type { Clock } from '../ports.js';
 import { exceedsBytes } from '../utf8.js';
 import { HubMessageType } from '../wire.js';
@@ -27,6 +28,8 @@ export interface HubInvokerOptions {
   /** Largest outgoing record, separator included. Default 32768. */
   maxMessageBytes?: number;
 }
+
+const optStr = opt(str);
 
 /** Settles one invocation: with its result, or with an error (a string is the server's text). */
 type Settle = (result: unknown, error?: AgentError | string | null) => void;
@@ -47,7 +50,9 @@ export class HubInvoker {
     this.#timeoutMs = options.timeoutMs ?? 30000;
     this.#maxPending = options.maxPending ?? 32;
     this.#maxBytes = options.maxMessageBytes ?? 32768;
-    client.onCompletion = (m) => this.#settle(m.invocationId, m.result, m.error);
+    // A malformed Completion throws wire.invalid: the client logs and drops it.
+    client.onCompletion = (m) =>
+      this.#settle(str(m['invocationId'], 'invocationId'), m['result'], optStr(m['error'], 'error'));
     client.onStateChange((kind, error) => {
       if (kind === 'connected') return;
       const lost = error?.code === 'closed' ? error : new AgentError('network', 'hub: lost', { cause: error });
