@@ -53,7 +53,7 @@ export async function measureEcho(samples: number, prompt: boolean): Promise<Ech
   await agent.start();
   const client = demoHub({ ...context, http: new FetchHttp() });
   const link = linkAgent(client, agent, logger, { deviceUid: demo.device });
-  const connected = new Promise<void>((resolve) => client.onStateChange((k) => k === 'connected' && resolve()));
+  const connected = new Promise<void>((resolve) => client.listen((k) => k === 'connected' && resolve()));
   client.start();
   await connected;
   await link.idle();

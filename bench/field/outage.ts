@@ -56,7 +56,7 @@ export async function outageTrial(retryAtOnce: boolean, outageMs = 60000): Promi
       };
   const link = linkAgent(hub, sink, logger, { deviceUid: demo.device });
   let connected = false;
-  hub.onStateChange((kind) => (connected = kind === 'connected'));
+  hub.listen((kind) => (connected = kind === 'connected'));
   hub.start();
   await step(clock, 10000, 20, () => connected);
   await step(clock, 2000, 20); // records flowing

@@ -72,7 +72,7 @@ export async function measureLatency(samples: number): Promise<LatencyResult> {
   });
   const link = linkAgent(client, agent, logger, { deviceUid: demo.device });
   const invoker = new HubInvoker(client, { clock });
-  const connected = new Promise<void>((resolve) => client.onStateChange((k) => k === 'connected' && resolve()));
+  const connected = new Promise<void>((resolve) => client.listen((k) => k === 'connected' && resolve()));
   client.start();
   await connected;
   await link.idle();

@@ -106,7 +106,8 @@ export class FleetDevice {
     await agent.start();
     if (this.context.hub === false || this.agent !== agent) return;
     const hub = new HubClient({ baseUrl: service, accessToken: () => access.token, http, sockets, clock, logger });
-    hub.onStateChange((state) => {
+    hub.listen((state) => {
+      if (typeof state === 'object') return; // a message: the link's
       this.hubState = state;
       if (state !== 'connected') return;
       this.hubConnectedMs = clock.monotonicMs();

@@ -25,7 +25,7 @@ import type { RedactingLogger } from '../log/redact.js';
 import type { Clock, HttpTransport, Logger, WebSocketFactory } from '../ports.js';
 import { asObject } from '../reader.js';
 import type { RetryPolicy } from '../retry/backoff.js';
-import { Hub } from '../wire.js';
+import { Hub, HubMessageType } from '../wire.js';
 import { HubClient } from './hub-client.js';
 
 /** What the link drives: the agent's desired side (properties go to `properties`). */
@@ -110,23 +110,22 @@ export function linkAgent(
     }
   };
 
-  client.onInvocation = (target, args) => void (target.toLowerCase() === notify && notified(args));
-  const unsubscribe = client.onStateChange((kind) => {
-    if (kind !== 'connected') return;
-    resync();
-    // A throwing sink is logged by the client's listener guard.
-    if (connectedBefore) sink.hubReconnected?.();
-    connectedBefore = true;
+  const unsubscribe = client.listen((event) => {
+    if (typeof event === 'object') {
+      if (event.type === HubMessageType.invocation && event.target.toLowerCase() === notify) notified(event.arguments);
+    } else if (event === 'connected') {
+      resync();
+      // A throwing sink is logged by the client's listener guard.
+      if (connectedBefore) sink.hubReconnected?.();
+      connectedBefore = true;
+    }
   });
   return {
     get dropped() {
       return dropped;
     },
     idle: () => tail,
-    close: () => {
-      client.onInvocation = undefined;
-      unsubscribe();
-    },
+    close: unsubscribe,
   };
 }
 

@@ -43,20 +43,22 @@ export class HubInvoker {
   readonly #maxPending: number;
   readonly #maxBytes: number;
 
-  /** Takes the client's Completions, and its state changes (a drop fails what is pending). */
+  /** Listens to the client: its Completions, and its state changes (a drop fails what is pending). */
   constructor(client: HubClient, options: HubInvokerOptions) {
     this.#client = client;
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 30000;
     this.#maxPending = options.maxPending ?? 32;
     this.#maxBytes = options.maxMessageBytes ?? 32768;
-    // A malformed Completion throws wire.invalid: the client logs and drops it.
-    client.onCompletion = (m) =>
-      this.#settle(str(m['invocationId'], 'invocationId'), m['result'], optStr(m['error'], 'error'));
-    client.onStateChange((kind, error) => {
-      if (kind === 'connected') return;
-      const lost = error?.code === 'closed' ? error : new AgentError('network', 'hub: lost', { cause: error });
-      for (const id of [...this.#pending.keys()]) this.#settle(id, null, lost);
+    client.listen((event, error) => {
+      // A malformed Completion throws wire.invalid: the client logs it.
+      if (typeof event === 'object') {
+        if (event.type === HubMessageType.completion)
+          this.#settle(str(event['invocationId'], 'invocationId'), event['result'], optStr(event['error'], 'error'));
+      } else if (event !== 'connected') {
+        const lost = error?.code === 'closed' ? error : new AgentError('network', 'hub: lost', { cause: error });
+        for (const id of [...this.#pending.keys()]) this.#settle(id, null, lost);
+      }
     });
   }
 

@@ -132,7 +132,7 @@ export async function startNodeAgent(
     properties: notifiedProperties(agent),
     ...(overrides.hubOptions?.retry === undefined ? {} : { retry: overrides.hubOptions.retry }),
   });
-  if (tls.insecure === true) hub.onStateChange((state) => state === 'connected' && logger.log('warn', insecureWarning));
+  if (tls.insecure === true) hub.listen((state) => state === 'connected' && logger.log('warn', insecureWarning));
   const stop = (): void => {
     stopHub();
     agent.stop();
