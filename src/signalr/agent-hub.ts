@@ -22,11 +22,11 @@
 import { parseDesiredRecords, type DesiredRecord, type DesiredStateSink } from '../agent/desired.js';
 import { toAgentError } from '../errors.js';
 import type { RedactingLogger } from '../log/redact.js';
-import type { Clock, HttpTransport, Logger, WebSocketFactory } from '../ports.js';
+import type { Logger } from '../ports.js';
 import { asObject } from '../reader.js';
-import type { RetryPolicy } from '../retry/backoff.js';
 import { Hub, HubMessageType } from '../wire.js';
 import { HubClient } from './hub-client.js';
+import type { HubClientOptions } from './options.js';
 
 /** What the link drives: the agent's desired side (properties go to `properties`). */
 export type DesiredSink = Omit<DesiredStateSink, 'updateProperties'>;
@@ -129,18 +129,13 @@ export function linkAgent(
   };
 }
 
-export interface AgentHubOptions {
+/** The hub client's options (`retry`: tests use a short one), the agent, its token and its properties. */
+export interface AgentHubOptions extends Pick<HubClientOptions, 'baseUrl' | 'http' | 'sockets' | 'clock' | 'retry'> {
   /** The agent (its `device` is read for the uid Notify messages are filtered on). */
   agent: DesiredSink & { readonly device: { uid: string } | undefined };
-  baseUrl: string;
   /** The configured access token (the caller keeps it redacted). */
   token: string;
-  http: HttpTransport;
-  sockets: WebSocketFactory;
-  clock: Clock;
   logger: RedactingLogger;
-  /** Reconnect policy (tests use a short one). */
-  retry?: RetryPolicy;
   /** Receives pushed properties (a host that keeps them: `notifiedProperties(agent)`, properties.ts). */
   properties?: (values: unknown) => void;
 }
@@ -153,16 +148,12 @@ export interface AgentHub {
 
 /** Builds the hub connection and the link, and starts connecting. */
 export function startAgentHub(options: AgentHubOptions): AgentHub {
-  const { agent, logger, retry } = options;
+  const { agent, logger } = options;
   let previous = '';
+  // The client reads its own options; the others ride along unread.
   const hub = new HubClient({
-    baseUrl: options.baseUrl,
+    ...options,
     accessToken: () => options.token,
-    http: options.http,
-    sockets: options.sockets,
-    clock: options.clock,
-    logger,
-    ...(retry && { retry }),
     // Connection tokens are secrets too; single-use, so only the current one is kept.
     onSecret: (token) => {
       logger.removeSecret(previous);

@@ -25,7 +25,7 @@ import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
-import { resolveHubOptions, type HubClientOptions, type ResolvedHubOptions } from './options.js';
+import { hubDefaults, type HubClientOptions, type ResolvedHubOptions } from './options.js';
 import {
   encodeRecord,
   handshakeRecord,
@@ -67,7 +67,7 @@ export class HubClient {
   #down: string | undefined;
 
   constructor(options: HubClientOptions) {
-    this.#o = resolveHubOptions(options);
+    this.#o = { ...hubDefaults, ...options };
   }
 
   get status(): HubStateKind {
