@@ -1,3 +1,4 @@
+/** The link between the hub client and the agent (linkAgent, src/signalr/agent-hub.ts). */
 import type { DesiredRecord, DesiredStateSink } from '../../../src/agent/desired.js';
 import type { Value } from '../../../src/agent/driver.js';
 import { AgentError } from '../../../src/errors.js';
