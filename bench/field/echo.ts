@@ -9,7 +9,7 @@
  */
 import { startService } from '../../host-sim/service/index.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { linkAgent } from '../../src/signalr/agent-hub.js';
 import { NodeClock } from '../../targets/node/clock.js';
 import { FakeLogger } from '../../test/fakes/fake-logger.js';
 import { demo, demoFixture, FetchHttp } from '../../test/signalr/support/loopback.js';
@@ -52,8 +52,8 @@ export async function measureEcho(samples: number, prompt: boolean): Promise<Ech
   const agent = demoAgent(context, { batch: { prompt } });
   await agent.start();
   const client = demoHub({ ...context, http: new FetchHttp() });
-  const link = new HubAgentLink(client, agent, logger, { deviceUid: demo.device });
-  const connected = new Promise<void>((resolve) => client.onStateChange((k) => k === 'connected' && resolve()));
+  const link = linkAgent(client, agent, logger, { deviceUid: demo.device });
+  const connected = new Promise<void>((resolve) => client.listen((k) => k === 'connected' && resolve()));
   client.start();
   await connected;
   await link.idle();

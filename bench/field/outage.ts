@@ -13,7 +13,7 @@
  */
 import { startService, type RunningService } from '../../host-sim/service/index.js';
 import type { DesiredStateSink } from '../../src/agent/desired.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { linkAgent } from '../../src/signalr/agent-hub.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { FakeLogger } from '../../test/fakes/fake-logger.js';
 import { demo, demoFixture, FetchHttp } from '../../test/signalr/support/loopback.js';
@@ -54,9 +54,9 @@ export async function outageTrial(retryAtOnce: boolean, outageMs = 60000): Promi
         resyncDesired: () => agent.resyncDesired(),
         updateProperties: (values, replace) => agent.updateProperties(values, replace),
       };
-  const link = new HubAgentLink(hub, sink, logger, { deviceUid: demo.device });
+  const link = linkAgent(hub, sink, logger, { deviceUid: demo.device });
   let connected = false;
-  hub.onStateChange((kind) => (connected = kind === 'connected'));
+  hub.listen((kind) => (connected = kind === 'connected'));
   hub.start();
   await step(clock, 10000, 20, () => connected);
   await step(clock, 2000, 20); // records flowing

@@ -1,6 +1,6 @@
 /**
  * Latency of the whole desired path on loopback: an HTTP `.desired` write to
- * the local service → hub Notify → HubClient → HubAgentLink → Agent → the
+ * the local service → hub Notify → HubClient → linkAgent → Agent → the
  * simulated pin write. Also records every WebSocket message the client
  * received, as the transcript for the codec comparison.
  */
@@ -8,9 +8,10 @@ import { startService } from '../../host-sim/service/index.js';
 import { Agent } from '../../src/agent/agent.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { WebSocketFactory } from '../../src/ports.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { linkAgent } from '../../src/signalr/agent-hub.js';
 import { HubClient } from '../../src/signalr/hub-client.js';
-import { HubInvoker, setProperties } from '../../src/signalr/hub-invoker.js';
+import { HubInvoker } from '../../src/signalr/hub-invoker.js';
+import { setProperties } from '../../src/signalr/properties.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
 import { FakeLogger } from '../../test/fakes/fake-logger.js';
@@ -69,9 +70,9 @@ export async function measureLatency(samples: number): Promise<LatencyResult> {
     clock,
     logger,
   });
-  const link = new HubAgentLink(client, agent, logger, { deviceUid: demo.device });
+  const link = linkAgent(client, agent, logger, { deviceUid: demo.device });
   const invoker = new HubInvoker(client, { clock });
-  const connected = new Promise<void>((resolve) => client.onStateChange((k) => k === 'connected' && resolve()));
+  const connected = new Promise<void>((resolve) => client.listen((k) => k === 'connected' && resolve()));
   client.start();
   await connected;
   await link.idle();

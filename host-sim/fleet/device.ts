@@ -19,7 +19,7 @@ import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
 import { Sender } from '../../src/report/sender.js';
 import { fullJitter } from '../../src/retry/backoff.js';
-import { HubAgentLink } from '../../src/signalr/agent-link.js';
+import { linkAgent, type AgentLink } from '../../src/signalr/agent-hub.js';
 import { HubClient, type HubStateKind } from '../../src/signalr/hub-client.js';
 import { MemoryStore } from '../../targets/node/store.js';
 import { SimulatedDevice } from '../device/device.js';
@@ -57,7 +57,7 @@ export class FleetDevice {
   reboots = 0;
   private agent: Agent | undefined;
   private hub: HubClient | undefined;
-  private glue: HubAgentLink | undefined;
+  private glue: AgentLink | undefined;
 
   constructor(
     readonly member: FleetMember,
@@ -106,13 +106,14 @@ export class FleetDevice {
     await agent.start();
     if (this.context.hub === false || this.agent !== agent) return;
     const hub = new HubClient({ baseUrl: service, accessToken: () => access.token, http, sockets, clock, logger });
-    hub.onStateChange((state) => {
+    hub.listen((state) => {
+      if (typeof state === 'object') return; // a message: the link's
       this.hubState = state;
       if (state !== 'connected') return;
       this.hubConnectedMs = clock.monotonicMs();
       for (const waiter of [...this.connectedWaiters]) waiter();
     });
-    this.glue = new HubAgentLink(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
+    this.glue = linkAgent(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
     this.hub = hub;
     hub.start();
   }

@@ -9,10 +9,11 @@
  * the timer re-arms for the remaining time, so a send or a receive costs a clock
  * read, not a timer).
  *
- * Messages acted on: Invocation (to `onInvocation`; one that carries
- * an `invocationId` is answered with an error Completion, a device returns no
- * results), Completion (to `onCompletion`: the device's own invocations are a
- * HubInvoker's, hub-invoker.ts, which no board links), Ping, Close. Everything else is ignored unlogged.
+ * Messages acted on: Invocation (to the listeners; one that carries an
+ * `invocationId` is answered with an error Completion, a device returns no
+ * results), Completion (to the listeners: the device's own invocations are a
+ * HubInvoker's, hub-invoker.ts, which no board links), Ping, Close. Everything
+ * else is ignored unlogged. One listener list hears states and messages.
  * Whatever fails at runtime is logged or rejects an invocation; nothing throws
  * into a socket handler. Logging follows one rule: transitions, not repeats:
  * `hub: connected`; `hub: waiting` with the reason when an outage starts or its
@@ -24,7 +25,7 @@ import { AgentError, toAgentError } from '../errors.js';
 import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
-import { resolveHubOptions, type HubClientOptions, type ResolvedHubOptions } from './options.js';
+import { hubDefaults, type HubClientOptions, type ResolvedHubOptions } from './options.js';
 import {
   encodeRecord,
   handshakeRecord,
@@ -32,21 +33,21 @@ import {
   pingRecord,
   RecordDecoder,
   type CompletionMessage,
+  type InvocationMessage,
 } from './record-codec.js';
 
 /** The one state of the client. */
 export type HubStateKind = 'idle' | 'connecting' | 'handshaking' | 'connected' | 'waiting' | 'stopped';
-/** Told every state change; `error` says why for `waiting` and `stopped`. */
-export type StateListener = (kind: HubStateKind, error: AgentError | undefined) => void;
+/**
+ * What listeners are told, in order: every state change, and every Invocation
+ * and Completion received (a Completion unchecked past its type: its one
+ * reader, a HubInvoker, checks it).
+ */
+export type HubEvent = HubStateKind | InvocationMessage | CompletionMessage;
+/** Told every event; `error` says why for `waiting` and `stopped`. */
+export type HubListener = (event: HubEvent, error: AgentError | undefined) => void;
 
 export class HubClient {
-  /**
-   * Receives every server Invocation (the one receiver: the agent's link). It is
-   * wrapped: a throw or a rejection is logged and the connection goes on.
-   */
-  onInvocation: ((target: string, args: readonly unknown[]) => void | Promise<void>) | undefined;
-  /** Receives every Completion (the one receiver: a HubInvoker, hub-invoker.ts). */
-  onCompletion: ((m: CompletionMessage) => void) | undefined;
   readonly #o: ResolvedHubOptions;
   /**
    * The record decoder of the current socket (handshaking, connected): a new one
@@ -54,7 +55,7 @@ export class HubClient {
    * of any other are dropped.
    */
   #decoder: RecordDecoder | undefined;
-  readonly #listeners: StateListener[] = [];
+  readonly #listeners: HubListener[] = [];
   #state: HubStateKind = 'idle';
   #socket: WebSocketConnection | undefined;
   #timer: TimerHandle | undefined;
@@ -66,15 +67,18 @@ export class HubClient {
   #down: string | undefined;
 
   constructor(options: HubClientOptions) {
-    this.#o = resolveHubOptions(options);
+    this.#o = { ...hubDefaults, ...options };
   }
 
   get status(): HubStateKind {
     return this.#state;
   }
 
-  /** Calls `listener` on every state change (wrapped: a throwing listener is logged). */
-  onStateChange(listener: StateListener): () => void {
+  /**
+   * Calls `listener` on every event, synchronously (wrapped: a throwing listener
+   * is logged, and the connection goes on). Returns the unsubscribe.
+   */
+  listen(listener: HubListener): () => void {
     this.#listeners.push(listener);
     return () => void this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
   }
@@ -110,9 +114,13 @@ export class HubClient {
       const level = code === 'closed' ? 'info' : state === 'stopped' || code === 'auth' ? 'error' : 'warn';
       this.#log(level, state, { reason: error.message });
     }
+    this.#emit(state, error);
+  }
+
+  #emit(event: HubEvent, error?: AgentError): void {
     for (const listener of [...this.#listeners]) {
       try {
-        listener(state, error);
+        listener(event, error);
       } catch (e) {
         this.#log('error', 'listener failed', { reason: toAgentError(e).message });
       }
@@ -209,16 +217,14 @@ export class HubClient {
         return void (this.#state === 'connected' && this.#tick());
       }
       const m = parseHubMessage(text);
-      if (m?.type === T.invocation) {
-        (async () => this.onInvocation?.(m.target, m.arguments))().catch((e: unknown) =>
-          this.#log('error', 'handler failed', { target: m.target, reason: toAgentError(e).message }),
-        );
-        if (typeof m.invocationId === 'string') {
+      if (m?.type === T.close) {
+        this.#close(new AgentError('hub', 'hub: server closed: ' + (m.error ?? '')), m.allowReconnect === true);
+      } else if (m) {
+        // A device returns no results: an invocation that awaits one is answered at once.
+        if (m.type === T.invocation && typeof m.invocationId === 'string') {
           this.#write(encodeRecord({ type: T.completion, invocationId: m.invocationId, error: 'no client results' }));
         }
-      } else if (m?.type === T.completion) this.onCompletion?.(m);
-      else if (m?.type === T.close) {
-        this.#close(new AgentError('hub', 'hub: server closed: ' + (m.error ?? '')), m.allowReconnect === true);
+        this.#emit(m);
       }
     } catch (e) {
       if (handshaking) this.#close(toAgentError(e));

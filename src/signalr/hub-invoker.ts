@@ -4,20 +4,18 @@
  * bounded in number and in record bytes. A Completion `error` rejects with its
  * text (AgentError `hub`); a `null` or absent result is success. Every pending
  * invocation fails when the connection drops (`network`) or the client stops
- * (`closed`). `setProperties` is the one target the service shows
- * (decisions.md section 5).
+ * (`closed`). `SetProperties` (properties.ts) is the one target the service
+ * shows (decisions.md section 5).
  *
  * No board links this module: nothing on a board invokes the hub, so the
  * firmware's client only receives (hub-client.ts). Application code that does
  * creates a HubInvoker over the client (docs/realtime.md).
  */
-import type { DesiredStateSink } from '../agent/desired.js';
-import type { Value } from '../agent/driver.js';
 import { AgentError } from '../errors.js';
+import { opt, str } from '../reader.js';
 import type { Clock } from '../ports.js';
 import { exceedsBytes } from '../utf8.js';
-import { Hub, HubMessageType } from '../wire.js';
-import { parseProperties } from './agent-link.js';
+import { HubMessageType } from '../wire.js';
 import type { HubClient } from './hub-client.js';
 import { encodeRecord } from './record-codec.js';
 
@@ -31,6 +29,8 @@ export interface HubInvokerOptions {
   maxMessageBytes?: number;
 }
 
+const optStr = opt(str);
+
 /** Settles one invocation: with its result, or with an error (a string is the server's text). */
 type Settle = (result: unknown, error?: AgentError | string | null) => void;
 
@@ -43,18 +43,22 @@ export class HubInvoker {
   readonly #maxPending: number;
   readonly #maxBytes: number;
 
-  /** Takes the client's Completions, and its state changes (a drop fails what is pending). */
+  /** Listens to the client: its Completions, and its state changes (a drop fails what is pending). */
   constructor(client: HubClient, options: HubInvokerOptions) {
     this.#client = client;
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? 30000;
     this.#maxPending = options.maxPending ?? 32;
     this.#maxBytes = options.maxMessageBytes ?? 32768;
-    client.onCompletion = (m) => this.#settle(m.invocationId, m.result, m.error);
-    client.onStateChange((kind, error) => {
-      if (kind === 'connected') return;
-      const lost = error?.code === 'closed' ? error : new AgentError('network', 'hub: lost', { cause: error });
-      for (const id of [...this.#pending.keys()]) this.#settle(id, null, lost);
+    client.listen((event, error) => {
+      // A malformed Completion throws wire.invalid: the client logs it.
+      if (typeof event === 'object') {
+        if (event.type === HubMessageType.completion)
+          this.#settle(str(event['invocationId'], 'invocationId'), event['result'], optStr(event['error'], 'error'));
+      } else if (event !== 'connected') {
+        const lost = error?.code === 'closed' ? error : new AgentError('network', 'hub: lost', { cause: error });
+        for (const id of [...this.#pending.keys()]) this.#settle(id, null, lost);
+      }
     });
   }
 
@@ -93,19 +97,4 @@ export class HubInvoker {
     this.#pending.delete(id);
     settle?.(result, error);
   }
-}
-
-/**
- * Sets properties of this device (`SetProperties`, decisions.md section 5): the
- * Completion's result, the whole property object, replaces the sink's set and
- * is returned. Rejects like `invoke`, or with `wire.invalid` for a bad result.
- */
-export async function setProperties(
-  invoker: HubInvoker,
-  sink: Pick<DesiredStateSink, 'updateProperties'>,
-  values: Readonly<Record<string, Value>>,
-): Promise<Record<string, Value>> {
-  const properties = parseProperties(await invoker.invoke(Hub.setProperties, [{ values }]), 'SetProperties');
-  sink.updateProperties(properties, true);
-  return properties;
 }

@@ -35,15 +35,12 @@ export interface HubClientOptions {
 
 export type ResolvedHubOptions = Required<HubClientOptions>;
 
-/** The numeric defaults (spec 4.8 and docs/realtime.md). */
+/** The defaults (spec 4.8 and docs/realtime.md); the retry policy is stateless, so clients share it. */
 export const hubDefaults = {
+  retry: fullJitter(),
+  onSecret: (): void => undefined,
   authRetryMs: 600000,
   pingIntervalMs: 15000,
   serverTimeoutMs: 30000,
   maxReceiveBytes: 65536,
 };
-
-/** Fills in the defaults. */
-export function resolveHubOptions(o: HubClientOptions): ResolvedHubOptions {
-  return { retry: fullJitter(), onSecret: (): void => undefined, ...hubDefaults, ...o };
-}

@@ -10,9 +10,11 @@
  * growing without bound.
  *
  * A device acts on three message types: Invocation (1), Completion (3) and
- * Close (7); a Ping (6) only counts as something received. Their fields are
- * checked in place (the record's object is the message, nothing is copied); any
- * other type, Ping and streams included, is `undefined` and ignored. Malformed JSON or a bad field of those four throws `wire.invalid`.
+ * Close (7); a Ping (6) only counts as something received. Invocation and Close
+ * fields are checked in place (the record's object is the message, nothing is
+ * copied); a Completion's fields are checked by its one reader, the HubInvoker.
+ * Any other type, Ping and streams included, is `undefined` and ignored.
+ * Malformed JSON or a bad field throws `wire.invalid`.
  */
 import { asArray, bool, opt, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
@@ -35,12 +37,14 @@ export interface InvocationMessage {
   invocationId?: string | null;
 }
 
-/** The answer to one of our invocations: `error` (string) set, or success with `result`. */
+/**
+ * The answer to one of our invocations, unchecked past its type: only a
+ * HubInvoker (hub-invoker.ts, which no board links) reads it, and checks its
+ * `invocationId`, `result` and `error` itself.
+ */
 export interface CompletionMessage {
   type: typeof T.completion;
-  invocationId: string;
-  result?: unknown;
-  error?: string | null;
+  readonly [field: string]: unknown;
 }
 
 export interface CloseMessage {
@@ -71,13 +75,10 @@ export function parseHubMessage(text: string): HubMessage | undefined {
     str(o['target'], 'target');
     asArray(o['arguments'], 'arguments');
     optStr(o['invocationId'], 'invocationId');
-  } else if (type === T.completion) {
-    str(o['invocationId'], 'invocationId');
-    optStr(o['error'], 'error');
   } else if (type === T.close) {
     optStr(o['error'], 'error');
     opt(bool)(o['allowReconnect'], 'allowReconnect');
-  } else return undefined;
+  } else if (type !== T.completion) return undefined;
   return o as unknown as HubMessage;
 }
 

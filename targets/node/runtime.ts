@@ -12,6 +12,7 @@ import { Properties } from '../../src/agent/properties.js';
 import { CustomChannels } from '../../src/custom/provider.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
+import { notifiedProperties } from '../../src/signalr/properties.js';
 import type { HubClient } from '../../src/signalr/hub-client.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../../src/ports.js';
 import { NodeClock } from './clock.js';
@@ -128,9 +129,10 @@ export async function startNodeAgent(
     sockets: new NodeWebSocketFactory({ tls }),
     clock,
     logger,
+    properties: notifiedProperties(agent),
     ...(overrides.hubOptions?.retry === undefined ? {} : { retry: overrides.hubOptions.retry }),
   });
-  if (tls.insecure === true) hub.onStateChange((state) => state === 'connected' && logger.log('warn', insecureWarning));
+  if (tls.insecure === true) hub.listen((state) => state === 'connected' && logger.log('warn', insecureWarning));
   const stop = (): void => {
     stopHub();
     agent.stop();

@@ -38,7 +38,7 @@ describe('e2e: desired values and clock faults', function () {
       const hub = run.hub;
       assert.ok(hub !== undefined);
       let connects = 0;
-      hub.onStateChange((kind) => {
+      hub.listen((kind) => {
         if (kind === 'connected') connects++;
       });
       await until(() => hub.status === 'connected', 10000);

@@ -44,7 +44,7 @@ describe('signalr against the local hub: connection faults', () => {
 
   it('Close without allowReconnect stops and reports why', async () => {
     const stopped = new Promise<string>((resolve) =>
-      h.c.client.onStateChange((kind, error) => kind === 'stopped' && resolve(error?.message ?? '')),
+      h.c.client.listen((kind, error) => kind === 'stopped' && resolve(error?.message ?? '')),
     );
     h.service.hub.closeAll({ allowReconnect: false, error: 'Device disabled' });
     assert.match(await stopped, /Device disabled/);
@@ -86,7 +86,7 @@ describe('signalr against the local hub: connection faults', () => {
       h.service.hub.dropAll();
       await h.c.until('waiting');
       const refused = new Promise<void>((resolve) =>
-        h.c.client.onStateChange((kind, error) => kind === 'waiting' && error?.code === 'auth' && resolve()),
+        h.c.client.listen((kind, error) => kind === 'waiting' && error?.code === 'auth' && resolve()),
       );
       h.c.clock.advance(1000);
       await refused;

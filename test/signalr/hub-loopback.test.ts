@@ -5,7 +5,7 @@
  * split across messages).
  */
 import assert from 'node:assert/strict';
-import { setProperties } from '../../src/signalr/hub-invoker.js';
+import { setProperties } from '../../src/signalr/properties.js';
 import { useHubSession } from './support/hub-session.js';
 import { demo, writeStates } from './support/loopback.js';
 import { RecordingSink } from './support/recording-sink.js';

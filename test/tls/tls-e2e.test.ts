@@ -97,7 +97,7 @@ describe('tls: the Node agent against the local service over HTTPS and WSS', fun
         extraArgs: ['--ca', ca],
       });
       const hub = run.hub!;
-      hub.onStateChange((state, error) => {
+      hub.listen((state, error) => {
         if (state === 'waiting' && error !== undefined) errors.push(error);
       });
       // Hub: each attempt fails at negotiate with `tls`; one more per second of fake time.

@@ -1,6 +1,6 @@
 import { AgentError } from '../../../src/errors.js';
 import { assert } from '../../support/assert.js';
-import { harness } from './harness.js';
+import { harness, invocations } from './harness.js';
 
 describe('signalr/connection', () => {
   it('opens {ws}/hubs/properties?id=<encoded token> with the Authorization header, then handshakes', async () => {
@@ -20,7 +20,7 @@ describe('signalr/connection', () => {
   it('takes the handshake answer and the records after it from one message', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
+    invocations(h.client, (_target, args) => void seen.push(args[0]));
     const socket = await h.connect(false);
     socket.open();
     socket.receive('{}\u001e{"type":1,"target":"Notify","arguments":[1]}\u001e{"type":6}\u001e');
@@ -30,7 +30,7 @@ describe('signalr/connection', () => {
   it('reassembles records split across messages, byte by byte', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
+    invocations(h.client, (_target, args) => void seen.push(args[0]));
     const socket = await h.connect(false);
     socket.open();
     const text = '{}\u001e{"type":1,"target":"Notify","arguments":["é\u001e"]}\u001e'.replace('é\u001e', 'é\\u001e');
@@ -61,7 +61,7 @@ describe('signalr/connection', () => {
   it('fails the attempt on a handshake error and on a malformed handshake answer', async () => {
     const h = harness();
     const states: string[] = [];
-    h.client.onStateChange((kind, error) => states.push(`${kind}${error ? ':' + error.code : ''}`));
+    h.client.listen((kind, error) => states.push(`${kind}${error ? ':' + error.code : ''}`));
     const socket = await h.connect(false);
     socket.open();
     socket.receive('{"error":"Requested protocol \'json\' is not available."}\u001e');
@@ -103,7 +103,7 @@ describe('signalr/connection', () => {
   it('ignores events of a socket after it ended', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.onInvocation = (_target, args) => void seen.push(args);
+    invocations(h.client, (_target, args) => void seen.push(args));
     const socket = await h.connect();
     socket.drop();
     socket.receiveRecords({ type: 1, target: 'Notify', arguments: [] });
@@ -117,7 +117,7 @@ describe('signalr/connection', () => {
   it('starts each socket with an empty record buffer: a partial record of a dropped socket is gone', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
+    invocations(h.client, (_target, args) => void seen.push(args[0]));
     const first = await h.connect();
     first.receive('{"type":1,"target":"Notify","arguments":["lost');
     first.drop();

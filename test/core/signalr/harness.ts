@@ -13,6 +13,16 @@ import { FakeClock, settle } from '../../fakes/fake-clock.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { FakeSocket, FakeWebSocketFactory } from '../../fakes/fake-websocket.js';
 
+/** Hands the client's Invocations (target, arguments) to `receive`; returns the unsubscribe. */
+export function invocations(
+  client: HubClient,
+  receive: (target: string, args: readonly unknown[]) => void,
+): () => void {
+  return client.listen((event) => {
+    if (typeof event === 'object' && event.type === 1) receive(event.target, event.arguments);
+  });
+}
+
 export type Answer = HttpResponse | AgentError | ((request: HttpRequest) => HttpResponse);
 
 /** Answers negotiate from a script; when the script is empty, a fresh connection token each time. */

@@ -4,7 +4,7 @@
  * to what is pending.
  */
 import { AgentError } from '../../../src/errors.js';
-import { setProperties } from '../../../src/signalr/hub-invoker.js';
+import { setProperties } from '../../../src/signalr/properties.js';
 import type { Value } from '../../../src/agent/driver.js';
 import { assert } from '../../support/assert.js';
 import { harness } from './harness.js';
@@ -58,6 +58,17 @@ describe('signalr/invocations', () => {
     assert.equal(await quick, 2);
     assert.equal(h.client.status, 'connected');
     h.logger.assertNoErrors();
+  });
+
+  it('checks each Completion: a malformed one is logged (listener failed), the invocation still waits', async () => {
+    const h = harness();
+    const socket = await h.connect();
+    const pending = h.invoker.invoke('A', []);
+    socket.receiveRecords({ type: 3 }, { type: 3, invocationId: 0 }, { type: 3, invocationId: '0', error: 4 });
+    assert.equal(h.logger.find('error', 'hub: listener failed').length, 3);
+    socket.receiveRecords({ type: 3, invocationId: '0', result: 'ok' });
+    assert.equal(await pending, 'ok');
+    assert.equal(h.client.status, 'connected');
   });
 
   it('rejects every pending invocation with network when the connection drops', async () => {

@@ -37,7 +37,7 @@ describe('signalr/reconnect', () => {
       retry: fullJitter(1000, 8000, () => 0.5),
     });
     const waits: number[] = [];
-    h.client.onStateChange((kind) => kind === 'waiting' && waits.push(h.clock.monotonicMs()));
+    h.client.listen((kind) => kind === 'waiting' && waits.push(h.clock.monotonicMs()));
     for (let i = 0; i < 6; i++) h.http.script.push(json(503, {}));
     h.client.start();
     await h.clock.advanceAsync(60000);
@@ -61,7 +61,7 @@ describe('signalr/reconnect', () => {
   it('changes state in one order: connecting, handshaking, connected, waiting, ...', async () => {
     const h = harness();
     const states: string[] = [];
-    h.client.onStateChange((kind) => states.push(kind));
+    h.client.listen((kind) => typeof kind === 'string' && states.push(kind));
     (await h.connect()).drop();
     await h.clock.advanceAsync(1000);
     h.client.stop();
@@ -95,7 +95,7 @@ describe('signalr/reconnect', () => {
     const h = harness({ authRetryMs: 600000 });
     h.http.script.push(json(401, {}));
     const codes: string[] = [];
-    h.client.onStateChange((kind, error) => kind === 'waiting' && codes.push(error?.code ?? ''));
+    h.client.listen((kind, error) => kind === 'waiting' && codes.push(error?.code ?? ''));
     h.client.start();
     await h.clock.advanceAsync(0);
     assert.deepEqual(codes, ['auth']);

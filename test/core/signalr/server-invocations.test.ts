@@ -1,11 +1,11 @@
 /**
  * What the client does with the messages a server sends once connected:
- * Invocations to `onInvocation` (wrapped), an `invocationId` answered with an
+ * Invocations to the listeners (a throwing one is logged), an `invocationId` answered with an
  * error Completion, malformed records dropped, streams and unknown types
  * ignored without a log line, Close with and without allowReconnect.
  */
 import { assert } from '../../support/assert.js';
-import { harness } from './harness.js';
+import { harness, invocations } from './harness.js';
 
 const notify = (args: unknown[], extra: Record<string, unknown> = {}) => ({
   type: 1,
@@ -15,13 +15,13 @@ const notify = (args: unknown[], extra: Record<string, unknown> = {}) => ({
 });
 
 describe('signalr/server invocations', () => {
-  it('hands each Invocation to onInvocation with its target, in order', async () => {
+  it('hands each Invocation to the listeners with its target, in order', async () => {
     const h = harness();
     const seen: [string, readonly unknown[]][] = [];
-    h.client.onInvocation = (target, args) => void seen.push([target, args]);
+    const off = invocations(h.client, (target, args) => void seen.push([target, args]));
     const socket = await h.connect();
     socket.receiveRecords(notify([{ a: 1 }]), { type: 1, target: 'notify', arguments: [2] });
-    h.client.onInvocation = undefined;
+    off();
     socket.receiveRecords(notify([3]));
     assert.deepEqual(seen, [
       ['Notify', [{ a: 1 }]],
@@ -34,7 +34,7 @@ describe('signalr/server invocations', () => {
   it('answers an invocation with an invocationId with an error Completion', async () => {
     const h = harness();
     let called = 0;
-    h.client.onInvocation = () => void called++;
+    invocations(h.client, () => void called++);
     const socket = await h.connect();
     socket.receiveRecords(notify([], { invocationId: '42' }), notify([], { invocationId: null }));
     assert.equal(called, 2);
@@ -46,15 +46,14 @@ describe('signalr/server invocations', () => {
     assert.equal(answer?.['result'], undefined);
   });
 
-  it('a throwing or rejecting receiver or listener is logged and cannot break the connection', async () => {
+  it('a throwing listener is logged and cannot break the connection or the other listeners', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.onInvocation = (_target, args) => {
+    invocations(h.client, (_target, args) => {
       seen.push(args[0]);
       if (args[0] === 1) throw new Error('bad handler');
-      return Promise.reject(new Error('bad async handler'));
-    };
-    h.client.onStateChange(() => {
+    });
+    h.client.listen(() => {
       throw new Error('bad listener');
     });
     const socket = await h.connect();
@@ -62,14 +61,17 @@ describe('signalr/server invocations', () => {
     await h.clock.advanceAsync(0);
     assert.deepEqual(seen, [1, 2]);
     assert.equal(h.client.status, 'connected');
-    assert.equal(h.logger.find('error', 'handler failed').length, 2);
-    assert.equal(h.logger.find('error', 'listener failed').length, 3, 'connecting, handshaking, connected');
+    assert.equal(
+      h.logger.find('error', 'hub: listener failed').length,
+      6,
+      'the receiver once; the other listener at connecting, handshaking, connected and both messages',
+    );
   });
 
   it('logs and drops malformed records, keeping the records around them', async () => {
     const h = harness();
     const seen: unknown[] = [];
-    h.client.onInvocation = (_target, args) => void seen.push(args[0]);
+    invocations(h.client, (_target, args) => void seen.push(args[0]));
     const socket = await h.connect();
     socket.receive('{"type":1,"target":"Notify","arguments":[1]}\u001e{oops\u001e[]\u001e{"type":1}\u001e');
     socket.receiveRecords(notify([2]));
@@ -97,7 +99,7 @@ describe('signalr/server invocations', () => {
   it('Close with allowReconnect reconnects; without it stops and reports why', async () => {
     const h = harness();
     const reasons: string[] = [];
-    h.client.onStateChange((kind, error) => kind === 'stopped' && reasons.push(error?.message ?? ''));
+    h.client.listen((kind, error) => kind === 'stopped' && reasons.push(error?.message ?? ''));
     const first = await h.connect();
     first.receiveRecords({ type: 7, error: 'Server is restarting', allowReconnect: true });
     assert.ok(first.closedByClient);
@@ -106,7 +108,7 @@ describe('signalr/server invocations', () => {
     assert.notEqual(second, first);
     second.accept();
     let after = 0;
-    h.client.onInvocation = () => void after++;
+    invocations(h.client, () => void after++);
     second.receiveRecords({ type: 7, error: 'Device disabled' }, notify([1]));
     assert.equal(after, 0, 'nothing after a Close is read');
     await h.clock.advanceAsync(60000);

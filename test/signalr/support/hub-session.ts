@@ -6,8 +6,9 @@
  */
 import { startService, type RunningService } from '../../../host-sim/service/index.js';
 import type { DesiredStateSink } from '../../../src/agent/desired.js';
-import { HubAgentLink } from '../../../src/signalr/agent-link.js';
+import { linkAgent, type AgentLink } from '../../../src/signalr/agent-hub.js';
 import { HubInvoker } from '../../../src/signalr/hub-invoker.js';
+import { notifiedProperties } from '../../../src/signalr/properties.js';
 import type { HubClientOptions } from '../../../src/signalr/options.js';
 import { demo, demoFixture, loopbackClient, type LoopbackClient } from './loopback.js';
 
@@ -16,7 +17,7 @@ export interface HubSession<S extends DesiredStateSink> {
   readonly service: RunningService;
   readonly c: LoopbackClient;
   readonly sink: S;
-  readonly link: HubAgentLink;
+  readonly link: AgentLink;
   /** The device's own invocations (SetProperties) over the client. */
   readonly invoker: HubInvoker;
 }
@@ -45,7 +46,10 @@ export function useHubSession<S extends DesiredStateSink>(options: HubSessionOpt
     const service = await startService({ fixture: demoFixture });
     const c = loopbackClient(service.url, options.client);
     const sink = await options.sink(service);
-    const link = new HubAgentLink(c.client, sink, c.logger, { deviceUid: demo.device });
+    const link = linkAgent(c.client, sink, c.logger, {
+      deviceUid: demo.device,
+      properties: notifiedProperties(sink),
+    });
     const invoker = new HubInvoker(c.client, { clock: c.clock });
     current = { service, c, sink, link, invoker };
     if (options.connect !== true) return;

@@ -80,7 +80,7 @@ export function loopbackClient(baseUrl: string, overrides: Partial<HubClientOpti
   const until = (kind: HubStateKind): Promise<void> =>
     new Promise((resolve) => {
       if (client.status === kind) return resolve();
-      const off = client.onStateChange((next) => {
+      const off = client.listen((next) => {
         if (next !== kind) return;
         off();
         resolve();

@@ -1,7 +1,9 @@
+/** The link between the hub client and the agent (linkAgent, src/signalr/agent-hub.ts). */
 import type { DesiredRecord, DesiredStateSink } from '../../../src/agent/desired.js';
 import type { Value } from '../../../src/agent/driver.js';
 import { AgentError } from '../../../src/errors.js';
-import { HubAgentLink } from '../../../src/signalr/agent-link.js';
+import { linkAgent, type AgentLinkOptions } from '../../../src/signalr/agent-hub.js';
+import { notifiedProperties } from '../../../src/signalr/properties.js';
 import { settle } from '../../fakes/fake-clock.js';
 import { assert } from '../../support/assert.js';
 import { harness } from './harness.js';
@@ -37,16 +39,17 @@ function statesNotify(states: unknown[], entity = D) {
   return { type: 1, target: 'Notify', arguments: [{ type: 'states', entity, states }] };
 }
 
-async function setup(options = {}) {
+async function setup(options: AgentLinkOptions = {}, withProperties = true) {
   const h = harness();
   const sink = new FakeSink();
-  const link = new HubAgentLink(h.client, sink, h.logger, { deviceUid: D, ...options });
+  const properties = withProperties ? notifiedProperties(sink) : undefined;
+  const link = linkAgent(h.client, sink, h.logger, { deviceUid: D, properties, ...options });
   const socket = await h.connect();
   await link.idle();
   return { h, sink, link, socket };
 }
 
-describe('signalr/agent-link', () => {
+describe('signalr/agent-hub: the link', () => {
   it('applies each .desired record of a states Notify, key stripped, timestamp in ms', async () => {
     const { sink, link, socket } = await setup();
     socket.receiveRecords(
@@ -88,6 +91,25 @@ describe('signalr/agent-link', () => {
       arguments: [{ type: 'properties', entity: D, values: { interval: 5, label: 'x' } }],
     });
     assert.deepEqual(sink.properties, [[{ interval: 5, label: 'x' }, false]]);
+  });
+
+  it('skips a properties Notify, unlogged, where no properties receiver is plugged (a board)', async () => {
+    const { h, sink, link, socket } = await setup({}, false);
+    socket.receiveRecords({
+      type: 1,
+      target: 'Notify',
+      arguments: [
+        { type: 'properties', entity: D, values: { interval: 5 } },
+        { type: 'states', entity: D, states: [{ channel: `${P}:fan.desired`, value: 2, timestamp: 3 }] },
+      ],
+    });
+    await link.idle();
+    assert.deepEqual(sink.properties, []);
+    assert.deepEqual(
+      sink.applied.map((r) => r.key),
+      ['fan'],
+    );
+    assert.equal(h.logger.find('warn', 'hub: Notify dropped').length, 0);
   });
 
   it('ignores other devices, unknown types and malformed state records; logs malformed Notify arguments', async () => {
