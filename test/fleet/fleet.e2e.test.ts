@@ -61,7 +61,9 @@ describe('fleet against the local service', function () {
     assert.equal(broadcast?.written, 20);
     assert.equal(broadcast?.echoed, 20, 'every device echoed relay = true');
     assert.equal(figures.hub.connectAttempts, 20, 'one hub connect per device');
-    assert.ok(figures.process.rssPerDeviceKB > 0);
+    // RSS per device is a measured difference: a collection during the run can hand pages back and make it
+    // zero or negative on a loaded machine, so the test holds that the figure is reported, not its sign.
+    assert.ok(Number.isFinite(figures.process.rssPerDeviceKB), 'RSS per device is reported');
     assert.equal(fleet.link.openSockets, 0, 'every hub socket closed after the run');
   });
 
