@@ -99,7 +99,7 @@ export async function measureStages(code, channels) {
     ];
     if (mode === 'full') prefix.push(`__bench.scans(${runs.full.alignScans})`);
     const windows = mode === 'full' ? [CYCLE_SCANS - 1, CYCLE_SCANS, LONG_SCANS] : [CYCLE_SCANS, LONG_SCANS];
-    chunks[mode] = (await chunkBytes(prefix, windows)).windows;
+    chunks[mode] = (await chunkBytes(prefix, windows, 4 * 1024 * 1024)).windows;
   }
   const c = (mode, scans) => chunks[mode][scans].chunkBytes;
   const quietScan = c('full', CYCLE_SCANS - 1) / (CYCLE_SCANS - 1);

@@ -8,11 +8,18 @@ import type { Clock, TimerHandle } from '../ports.js';
 import { utf8Length } from '../utf8.js';
 import type { Lane } from './outbox-options.js';
 
-const nonAscii = /[^\x00-\x7f]/;
+// A code unit above 0x7f. Not `[^\x00-\x7f]`: XS reads `\x00` in a class as the end of the pattern, so
+// that class matched every text there and every record was counted char by char (146 slots a record).
+const nonAscii = /[\u0080-\uffff]/;
 
-/** UTF-8 bytes of `text`: its length when ASCII (a native scan), else counted. */
+/** Whether `text` is all ASCII (one native scan). */
+export function isAscii(text: string): boolean {
+  return !nonAscii.test(text);
+}
+
+/** UTF-8 bytes of `text`: its length when ASCII, else counted. */
 export function byteLength(text: string): number {
-  return nonAscii.test(text) ? utf8Length(text) : text.length;
+  return isAscii(text) ? text.length : utf8Length(text);
 }
 
 export interface BatchOptions {

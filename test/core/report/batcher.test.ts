@@ -1,5 +1,5 @@
 /** Batching by count, bytes and age. */
-import { Batcher } from '../../../src/report/batcher.js';
+import { Batcher, byteLength, isAscii } from '../../../src/report/batcher.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { assert } from '../../support/assert.js';
 
@@ -13,6 +13,22 @@ function setup(maxRecords: number, maxBytes: number, maxAgeMs: number) {
 }
 
 describe('batcher', () => {
+  it('counts UTF-8 bytes: ASCII by its length, other text per code point', () => {
+    const record = '{"channel":"door.reported","value":12.5,"timestamp":1767225600.123}';
+    assert.equal(byteLength(record), record.length);
+    assert.equal(byteLength('\u007f'), 1);
+    assert.equal(byteLength('caf\u00e9'), 5);
+    assert.equal(byteLength('\u20ac'), 3);
+    assert.equal(byteLength('x\ud83d\ude00'), 5);
+  });
+
+  it('takes ASCII text as ASCII on every engine (XS read /[^\\x00-\\x7f]/ as matching it)', () => {
+    assert.equal(isAscii('{"channel":"door.reported","value":true,"timestamp":1767225600}'), true);
+    assert.equal(isAscii(' ~\u007f'), true);
+    assert.equal(isAscii('caf\u00e9'), false);
+    assert.equal(isAscii('x\ud83d\ude00'), false);
+  });
+
   it('closes a batch at maxRecords', () => {
     const { out, b } = setup(3, 10000, 1000);
     for (let i = 0; i < 7; i++) b.add('s', `${i}`);
