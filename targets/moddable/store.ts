@@ -2,7 +2,7 @@
  * The KeyValueStore port over Moddable's `preference` module.
  *
  * ESP32 NVS limits keys (and domains) to 15 characters, string values to
- * about 4000 bytes and the whole partition to 24 KiB by default; ports.ts stores
+ * about 4000 bytes and the whole partition to 24 KiB by default; boot.ts stores
  * values as blobs (ArrayBuffer) to pass the string limit. The core's keys are
  * longer, so each is stored under a short hashed slot name, with the full key
  * written in front of the value; `keys` reads them back from there. Colliding
