@@ -2,19 +2,15 @@
  * Custom channels (docs/agent.md) as the agent drives them: one driver per
  * channel, sampling the channel's last value. A writable custom channel
  * (`readOnly` false) takes desired values: the value is checked against the
- * channel's `customType` (boolean; number: an integer; decimal: any number),
- * becomes the channel's value, and `onDesired` listeners hear it (a throwing
- * listener is logged; the value is still applied). Read-only channels answer
- * -EROFS. This is all a firmware without application code links (boot.ts);
- * the application's `publish` is CustomChannels (provider.ts).
+ * channel's `customType` (boolean; number: an integer; decimal: any number)
+ * and becomes the channel's value. Read-only channels answer -EROFS. This is
+ * all a firmware without application code links (boot.ts); the application's
+ * side, `publish` and the `onDesired` listeners, is CustomChannels (provider.ts).
  */
 import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
 import type { Channel, ChannelType, CustomChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
-import type { Logger } from '../ports.js';
-
-export type DesiredListener = (key: string, value: Value) => void;
 
 /** Whether `value` fits `customType` (decisions 1). */
 export function fitsCustomType(channel: Pick<CustomChannel, 'customType'>, value: Value): boolean {
@@ -54,7 +50,7 @@ export class CustomDriver implements ChannelDriver {
     if (this.#readOnly) return { ok: false, errno: Errno.EROFS };
     if (!fitsCustomType(this, value)) return { ok: false, errno: Errno.EINVAL };
     this.set(value);
-    this.#owner.notifyDesired(this.key, value);
+    this.#owner.desiredApplied?.(this.key, value);
     return { ok: true, value };
   }
 
@@ -69,12 +65,8 @@ export class CustomChannelDrivers implements ChannelDriverProvider {
   protected readonly drivers = new Map<string, CustomDriver>();
   /** Values of channels without a driver now (kept across a reconfiguration, or published early); used at create. */
   protected readonly pending = new Map<string, Value>();
-  readonly #listeners: DesiredListener[] = [];
-  readonly #logger: Logger;
-
-  constructor(logger: Logger) {
-    this.#logger = logger;
-  }
+  /** Hears each desired value applied (the application's listeners: CustomChannels). */
+  desiredApplied?(key: string, value: Value): void;
 
   create(channel: Channel): ChannelDriver {
     if (channel.type !== 'custom') throw new AgentError('internal', `custom: not custom: ${channel.type}`);
@@ -83,22 +75,6 @@ export class CustomChannelDrivers implements ChannelDriverProvider {
     if (value !== undefined && fitsCustomType(channel, value)) driver.set(value);
     this.drivers.set(channel.key, driver);
     return driver;
-  }
-
-  /** Hears desired values accepted on writable custom channels. */
-  onDesired(listener: DesiredListener): void {
-    this.#listeners.push(listener);
-  }
-
-  /** @internal */
-  notifyDesired(key: string, value: Value): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(key, value);
-      } catch (e) {
-        this.#logger.log('error', 'custom: listener threw', { key, reason: String(e) });
-      }
-    }
   }
 
   /** @internal */

@@ -72,7 +72,7 @@ export function boot(features?: LinkedFeatures): void {
   // Custom channels take desired values only: this firmware has no application code to publish them.
   const providers: ChannelDriverProvider[] = [
     new PinChannelProvider(moddablePins(boardIo(), board.pwmHz)),
-    new CustomChannelDrivers(logger),
+    new CustomChannelDrivers(),
     ...startFeatures(board, features, clock, logger),
   ];
   const agent = new Agent({
