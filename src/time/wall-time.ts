@@ -9,17 +9,20 @@ import type { Clock } from '../ports.js';
 import { EarliestValidUnixMs } from '../wire.js';
 
 /**
- * The three HTTP-date forms a recipient must accept (RFC 9110 section 5.6.7):
- * IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` (what the service sends), RFC 850
- * `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994`. Each
- * pattern captures day, month, year, hour, minute, second; asctime's groups are
- * reordered. Read without `Date.parse`, whose handling of non-ISO text differs
- * between engines (XS, V8).
+ * The three HTTP-date forms a recipient must accept (RFC 9110 section 5.6.7),
+ * as one pattern: IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` (what the service
+ * sends), RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime
+ * `Sun Nov  6 08:49:37 1994`. After the weekday come IMF-fixdate's day, month,
+ * year (groups 1-3), RFC 850's (4-6) or asctime's month and day (7, 8); then
+ * the time (9-11), and ` GMT`, or asctime's year (12). A month is any three
+ * word characters here; only the twelve names are found in `months`. Read
+ * without `Date.parse`, whose handling of non-ISO text differs between engines
+ * (XS, V8).
  */
-const imfFixdate = /^[A-Z][a-z]{2}, (\d\d) ([A-Z][a-z]{2}) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
-const rfc850 = /^[A-Z][a-z]{5,8}, (\d\d)-([A-Z][a-z]{2})-(\d\d) (\d\d):(\d\d):(\d\d) GMT$/;
-const asctime = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
+const httpDate =
+  /^[A-Z][a-z]{2}(?:, (\d\d) (\w{3}) (\d{4})|[a-z]{3,6}, (\d\d)-(\w{3})-(\d\d)| (\w{3}) ([ \d]\d)) (\d\d):(\d\d):(\d\d) (GMT|\d{4})$/;
 const months = 'JanFebMarAprMayJunJulAugSepOctNovDec';
+type Five = [number, number, number, number, number];
 
 /**
  * Unix milliseconds of an HTTP date, or `undefined` when the text is none of the
@@ -28,15 +31,13 @@ const months = 'JanFebMarAprMayJunJulAugSepOctNovDec';
  * (a device reading the header has no better "now").
  */
 export function parseHttpDate(text: string): number | undefined {
-  const t = text.trim();
-  const a = asctime.exec(t);
-  const m = a === null ? (imfFixdate.exec(t) ?? rfc850.exec(t)) : [t, a[2], a[1], a[6], a[3], a[4], a[5]];
-  if (m === null) return undefined;
-  const month = months.indexOf(m[2] ?? '');
-  const n = (i: number): number => Number(m[i]);
-  const year = n(3) < 100 ? n(3) + (n(3) > 70 ? 1900 : 2000) : n(3);
-  if (month % 3 !== 0 || n(1) < 1 || n(1) > 31 || n(4) > 23 || n(5) > 59 || n(6) > 60) return undefined;
-  return Date.UTC(year, month / 3, n(1), n(4), n(5), n(6));
+  const [, d1, m1, y1, d2, m2, y2, m3, d3, hh, mm, ss, end] = httpDate.exec(text.trim()) ?? [];
+  // asctime ends with its year, the other two forms with GMT.
+  if (end === undefined || (m3 === undefined) !== (end === 'GMT')) return undefined;
+  const month = months.indexOf(m1 ?? m2 ?? m3 ?? '');
+  const [day, year, hour, minute, second] = [d1 ?? d2 ?? d3, y1 ?? y2 ?? end, hh, mm, ss].map(Number) as Five;
+  if (month % 3 !== 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  return Date.UTC(year < 100 ? year + (year > 70 ? 1900 : 2000) : year, month / 3, day, hour, minute, second);
 }
 
 export class WallTime {
