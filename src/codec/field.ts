@@ -125,9 +125,10 @@ export function decodeData(window: Uint8Array, layout: DataLayout, atBits = 0, p
 export function decodeBits({ hi, lo }: Bits64, sizeBits: number, type: DataType): Decoded {
   if (type === 'bool') return (hi | lo) !== 0;
   if (!isIntegerType(type)) {
-    view.setUint32(0, type === 'float32' ? lo : hi);
+    // A float32 is the low half (bytes 4..7), a float64 both.
+    view.setUint32(0, hi);
     view.setUint32(4, lo);
-    const x = type === 'float32' ? view.getFloat32(0) : view.getFloat64(0);
+    const x = type === 'float32' ? view.getFloat32(4) : view.getFloat64(0);
     return Number.isFinite(x) ? x : OUT_OF_RANGE;
   }
   const top = sizeBits - 1;
@@ -166,19 +167,17 @@ function bits(hi: number, lo: number): Bits64 {
 
 function toBits(value: Value, type: DataType, sizeBits: number): Bits64 | Failure {
   if (type === 'bool') {
-    if (value === true || value === 1) return bits(0, 1);
-    if (value === false || value === 0) return bits(0, 0);
+    if (typeof value === 'boolean' || value === 0 || value === 1) return bits(0, Number(value));
     return typeof value === 'number' ? OUT_OF_RANGE : WRONG_TYPE;
   }
   if (!isIntegerType(type)) {
     if (typeof value !== 'number') return WRONG_TYPE;
-    if (!Number.isFinite(type === 'float32' ? Math.fround(value) : value)) return OUT_OF_RANGE;
-    if (type === 'float32') {
-      view.setFloat32(0, value);
-      return bits(0, view.getUint32(0));
-    }
-    view.setFloat64(0, value);
-    return bits(view.getUint32(0), view.getUint32(4));
+    const f32 = type === 'float32';
+    if (!Number.isFinite(f32 ? Math.fround(value) : value)) return OUT_OF_RANGE;
+    // As decodeBits reads them: a float32 in the low half, a float64 across both.
+    if (f32) view.setFloat32(4, value);
+    else view.setFloat64(0, value);
+    return bits(f32 ? 0 : view.getUint32(0), view.getUint32(4));
   }
   let v: bigint;
   if (typeof value === 'string' && /^-?[0-9]{1,20}$/.test(value)) v = BigInt(value);
