@@ -39,24 +39,21 @@ export class ServiceClient {
     this.#base = access.baseUrl.replace(/\/+$/, '');
   }
 
-  /** GET `path?query`, answering the parsed JSON body. */
-  async get(path: string, query: Query): Promise<unknown> {
-    const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-    const response = await this.#send('GET', path, search === '' ? '' : '?' + search);
-    return readJson(response.body, path);
-  }
-
   /** POST a JSON body already encoded (the outbox keeps records as JSON text). */
   async post(path: string, body: string): Promise<void> {
     await this.#send('POST', path, '', body);
   }
 
   /**
-   * GET of this device's `path` (`device=<key>` first in the query): `Paths.channelsList`,
-   * `devicesGet`, `propertiesGet`, or `statesReadLast` with `['channels', '*.desired']` (decisions 5).
+   * GET of this device's `path` (`device=<key>` first in the query), answering the
+   * parsed JSON body: `Paths.channelsList`, `devicesGet`, `propertiesGet`, or
+   * `statesReadLast` with `['channels', '*.desired']` (decisions 5).
    */
-  ofDevice(path: string, ...more: Query): Promise<unknown> {
-    return this.get(path, [['device', this.access.device], ...more]);
+  async ofDevice(path: string, ...more: Query): Promise<unknown> {
+    const query = [['device', this.access.device] as const, ...more]
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .join('&');
+    return readJson((await this.#send('GET', path, '?' + query)).body, path);
   }
 
   /** Body prefix `{"device":"<key>",` shared by the write calls. */
