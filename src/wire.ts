@@ -65,8 +65,6 @@ export const CanProtocolRecord = union(
   {},
 );
 
-const transmitEvents = list(TransmitEventRecord);
-
 /** Fields of every channel. */
 export const ChannelCommon = {
   uid: str,
@@ -84,7 +82,8 @@ export const ChannelCommon = {
   scaleOffset: opt(num(), 0),
   scanIntervalMs: ['scanInterval', opt(num(10), 1000)],
   visible: opt(bool, true),
-  transmitEvents: (v: unknown, at: string) => (v == null ? [] : transmitEvents(v, at)),
+  /** Absent: one shared empty list (the model's lists are read-only). */
+  transmitEvents: opt(list(TransmitEventRecord), []),
 } as const;
 
 /** Where a bus channel's value sits in its data window; `dataSize` defaults to the data type's width. */

@@ -44,7 +44,7 @@ interface ChannelCommon {
   visible: boolean;
   unit?: string;
   /** Empty: transmit every scan. */
-  transmitEvents: TransmitEvent[];
+  transmitEvents: readonly TransmitEvent[];
 }
 
 export interface PinChannel extends ChannelCommon {
