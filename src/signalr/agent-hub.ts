@@ -49,8 +49,11 @@ export interface AgentLink {
   close(): void;
 }
 
-/** Targets match case-insensitively, like the official clients. */
-const notify = Hub.notify.toLowerCase();
+/**
+ * Targets match case-insensitively, like the official clients: one pattern,
+ * which reads `Hub.notify` as a plain value (so the wire table stays constants).
+ */
+const notify = new RegExp(`^${Hub.notify}$`, 'i');
 
 /** Links `client` to `sink`: Notify in, resync on every connect. */
 export function linkAgent(
@@ -112,7 +115,7 @@ export function linkAgent(
 
   const unsubscribe = client.listen((event) => {
     if (typeof event === 'object') {
-      if (event.type === HubMessageType.invocation && event.target.toLowerCase() === notify) notified(event.arguments);
+      if (event.type === HubMessageType.invocation && notify.test(event.target)) notified(event.arguments);
     } else if (event === 'connected') {
       resync();
       // A throwing sink is logged by the client's listener guard.
