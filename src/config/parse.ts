@@ -8,7 +8,7 @@
  * data type, the type-dependent `readOnly` defaults, a CAN channel's identifier,
  * and unique keys.
  */
-import { isAgentError } from '../errors.js';
+import { AgentError } from '../errors.js';
 import { BusRecord, CanExtraFields, ChannelRecord, DataTypeBits, RegisterReadOnly } from '../wire.js';
 import { arr, fail, isObject, obj, read, type Rule, type WireObject } from '../reader.js';
 import { type Bus, type Channel, type ChannelConfig, type RejectedChannel } from './model.js';
@@ -47,7 +47,7 @@ export function parseChannelList(body: unknown): ChannelConfig {
       try {
         out.push(parse(raw, `${field}[${i}]`));
       } catch (e) {
-        if (!isAgentError(e)) throw e;
+        if (!(e instanceof AgentError)) throw e;
         const r = isObject(raw) ? raw : {};
         rejected.push({ key: text(r['key']), uid: text(r['uid']), reason: e.message });
       }
