@@ -52,7 +52,7 @@ export class WallTime {
 
   /** Whether records can be stamped now: the host clock is plausible or a `Date` header was learned. */
   isKnown(): boolean {
-    return this.#clock.wallMs() >= EarliestValidUnixMs || this.#offsetMs !== undefined;
+    return this.nowMs() !== undefined;
   }
 
   /** Unix ms of the moment `monotonicMs`, or undefined while the time is unknown. */
