@@ -56,13 +56,16 @@ export function check<T>(expected: string | readonly unknown[], test: (value: un
   return (v, at) => (test(v) ? (v as T) : fail(at, expected, v));
 }
 
-export const str = check<string>('string', (v) => typeof v === 'string');
+/** A value of JavaScript type `type`, described by the type's name. */
+const ofType = <T>(type: 'boolean' | 'string'): Rule<T> => check(type, (v) => typeof v === type);
+
+export const str = ofType<string>('string');
 export const nonEmpty = check<string>('non-empty string', (v) => typeof v === 'string' && v !== '');
 /** A state or property value (JSON has no NaN or Infinity to refuse). */
 export const scalar = check<boolean | number | string>('boolean, number or string', (v) =>
   ['boolean', 'number', 'string'].includes(typeof v),
 );
-export const bool = check<boolean>('boolean', (v) => typeof v === 'boolean');
+export const bool = ofType<boolean>('boolean');
 export const obj = check<WireObject>('object', isObject);
 export const arr = check<readonly unknown[]>('array', Array.isArray);
 
