@@ -7,7 +7,13 @@
  * all a firmware without application code links (boot.ts); the application's
  * side, `publish` and the `onDesired` listeners, is CustomChannels (provider.ts).
  */
-import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
+import {
+  errorSample,
+  type ChannelDriver,
+  type ChannelDriverProvider,
+  type Sample,
+  type Value,
+} from '../agent/driver.js';
 import type { Channel, ChannelType, CustomChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
@@ -36,9 +42,11 @@ export class CustomDriver implements ChannelDriver {
     this.#owner = owner;
   }
 
-  set(value: Value): void {
-    if (this.#current === undefined) this.#current = { ok: true, value };
-    else this.#current.value = value;
+  /** Sets the value; answers the channel's sample. */
+  set(value: Value): { ok: true; value: Value } {
+    const current = (this.#current ??= { ok: true, value });
+    current.value = value;
+    return current;
   }
 
   sample(): { ok: true; value: Value } | undefined {
@@ -47,11 +55,11 @@ export class CustomDriver implements ChannelDriver {
 
   /** The agent answers -EROFS for read-only channels before calling this; checked again here. */
   applyDesired(value: Value): Sample {
-    if (this.#readOnly) return { ok: false, errno: Errno.EROFS };
-    if (!fitsCustomType(this, value)) return { ok: false, errno: Errno.EINVAL };
-    this.set(value);
+    if (this.#readOnly) return errorSample(Errno.EROFS);
+    if (!fitsCustomType(this, value)) return errorSample(Errno.EINVAL);
+    const sample = this.set(value);
     this.#owner.desiredApplied?.(this.key, value);
-    return { ok: true, value };
+    return sample;
   }
 
   close(): void {
