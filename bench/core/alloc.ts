@@ -31,7 +31,7 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
   const clock = new FakeClock();
   const pins = new SimPins(clock);
   const provider = new PinChannelProvider(pins);
-  const sink: SampleSink = { reportSample: () => undefined };
+  const sink: SampleSink = { sampled: (slot, s, at) => slot.decide(s, at), echoed: () => undefined };
   const counters = createCounters();
   const context = slotContext(sink, counters);
   const slots = Array.from({ length: channels }, (_, i) => {

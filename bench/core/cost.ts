@@ -72,7 +72,14 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
     outbox.append(lane, json, count, bytes),
   );
   const reporter = new Reporter(new WallTime(clock), batcher, counters);
-  const sink: SampleSink = { reportSample: (slot, s, at) => reporter.channel(slot.key, false, s, at) };
+  const sink: SampleSink = {
+    sampled: (slot, s, at) => {
+      const due = slot.decide(s, at);
+      if (due) reporter.channel(slot.key, false, s, at);
+      return due;
+    },
+    echoed: () => undefined,
+  };
   const context = slotContext(sink, counters);
   const wins = windows();
   const slots = wins.map((win, i) => {

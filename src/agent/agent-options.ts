@@ -1,7 +1,8 @@
 /**
- * What an Agent (agent.ts) is given: the host's capabilities through the ports,
- * the service to talk to, the channel providers, and the tunables with their
- * defaults.
+ * What an agent is given: the host's capabilities through the ports, the
+ * service to talk to, the channel providers, and the tunables with their
+ * defaults (`AgentCoreOptions`, agent-core.ts); an `Agent` (agent.ts) also
+ * takes the display hooks.
  */
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
 import type { BatchOptions } from '../report/batcher.js';
@@ -11,7 +12,7 @@ import type { ServiceAccess } from '../service/client.js';
 import type { ChannelDriverProvider, Sample, Value } from './driver.js';
 import type { Properties } from './properties.js';
 
-export interface AgentOptions {
+export interface AgentCoreOptions {
   clock: Clock;
   http: HttpTransport;
   store: KeyValueStore;
@@ -38,6 +39,10 @@ export interface AgentOptions {
    * neither read nor kept (the firmware, where no code reads them).
    */
   properties?: Properties;
+}
+
+/** The core's options and the display hooks of a host (agent.ts). */
+export interface AgentOptions extends AgentCoreOptions {
   /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
   onReport?: (key: string, sample: Sample) => void;
   /** Sees every sample after scaling, reported or not (displays). Same caveat. */

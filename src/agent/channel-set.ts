@@ -37,16 +37,13 @@ import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
 import { LocationFields } from '../wire.js';
 import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
-import type { AgentOptions } from './agent-options.js';
+import type { AgentCoreOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
 import { errorSample, type Sample } from './driver.js';
 
 /** What the channel set takes from the agent's options. */
-export type ChannelSetOptions = Pick<
-  AgentOptions,
-  'providers' | 'clock' | 'logger' | 'desiredToleranceMs' | 'onDesired' | 'onReport'
->;
+export type ChannelSetOptions = Pick<AgentCoreOptions, 'providers' | 'clock' | 'logger' | 'desiredToleranceMs'>;
 
 /** FNV-1a (32 bits) and djb2 (21 bits) of `text` in one integer below 2^53. */
 export function hashText(text: string): number {
@@ -184,10 +181,7 @@ export class ChannelSet {
     const now = c.clock.monotonicMs();
     // A location field's echo is a plain state: `<key>.<field>.reported`.
     if (field === '') slot.remember(result, now);
-    this.#reporter.channel(key, field === '' && slot.isLocation, result, now, true);
-    // The agent's display hooks: the echo is a report too.
-    c.onDesired?.(key, value, result);
-    c.onReport?.(key, result);
+    this.#slotContext.sink.echoed(record, field === '' && slot.isLocation, result, now);
   }
 
   /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */

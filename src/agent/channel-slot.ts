@@ -1,7 +1,7 @@
 /**
  * One configured channel at run time, in one record: its driver, its transmit
  * decision (the slot is a TransmitDecider), its place in the scheduler, the
- * scan that ties them (sample, scale, decide, report) and the write of a
+ * scan that ties them (sample, scale, then the sink decides and reports) and the write of a
  * desired value (type check, inverse scaling). The parsed channel is not kept:
  * the slot copies the few fields the running code needs, so a channel costs few
  * heap slots on XS (docs/agent.md, "Heap per channel"); for the same reason its
@@ -18,13 +18,15 @@ import { Errno } from '../errno.js';
 import type { ScanTask } from '../sched/scheduler.js';
 import { TransmitDecider } from '../transmit/decider.js';
 import type { AgentCounters } from './counters.js';
+import type { DesiredRecord } from './desired.js';
 import { errorSample, type ChannelDriver, type Sample, type Value } from './driver.js';
 
-/** Receives the samples that transmit events let through. */
+/** Receives every scaled sample and every desired echo (the agent: agent-core.ts). */
 export interface SampleSink {
-  reportSample(slot: ChannelSlot, sample: Sample, monotonicMs: number): void;
-  /** Optional observer of every scaled sample (displays); absent on devices. */
-  readonly observeSample?: ((key: string, sample: Sample) => void) | undefined;
+  /** Reports `sample` when the slot's transmit events let it through (`slot.decide`); says whether it did. */
+  sampled(slot: ChannelSlot, sample: Sample, monotonicMs: number): boolean;
+  /** Reports the echo of a desired record on `<key>.reported` (ChannelSet.applyDesired). */
+  echoed(record: DesiredRecord, isLocation: boolean, sample: Sample, monotonicMs: number): void;
 }
 
 /**
@@ -167,11 +169,8 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   }
 
   private handle(raw: Sample, nowMs: number): void {
-    const { sink, counters } = this.context;
-    counters.sampled++;
-    const sample = this.scale(raw);
-    sink.observeSample?.(this.key, sample);
-    if (this.decide(sample, nowMs)) sink.reportSample(this, sample, nowMs);
+    this.context.counters.sampled++;
+    this.context.sink.sampled(this, this.scale(raw), nowMs);
   }
 
   private settle(sample: Sample): void {
