@@ -35,7 +35,6 @@ import type { Sample } from './driver.js';
 
 export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, SampleSink {
   readonly client: ServiceClient;
-  readonly wallTime: WallTime;
   readonly outbox: Outbox;
   /** The device's uid from `devices/get`, once read (the hub filters Notify messages on it). */
   device: { uid: string } | undefined;
@@ -46,24 +45,24 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
   protected readonly channels: ChannelSet;
   protected readonly follower: ConfigFollower;
   readonly #logger: Logger;
-  readonly #scheduler: Scheduler;
-  #running = false;
+  protected readonly scheduler: Scheduler;
+  /** Started and not stopped (a board runs until it is switched off: only a host stops, agent.ts). */
+  protected running = false;
 
   constructor(options: AgentCoreOptions) {
     const { clock, logger } = options;
     const stats = this.stats;
     this.#logger = logger;
     const retry = options.retry ?? fullJitter();
-    const wallTime = (this.wallTime = new WallTime(clock));
+    const wallTime = new WallTime(clock);
     const client = (this.client = new ServiceClient(options.http, options.service));
     client.onDate = (header) => wallTime.observeHttpDate(header);
     client.onSuccess = () => this.sender.retryNow();
     const batch = { ...defaultBatchOptions, ...options.batch };
-    // Joined outbox entries stay within one batch's size (a Moddable preference holds one).
-    const entry = { maxEntryBytes: batch.maxBytes, maxEntryRecords: batch.maxRecords };
     const outbox = (this.outbox = new Outbox(
       options.store,
-      { ...defaultOutboxOptions, ...entry, ...options.outbox },
+      // Joined outbox entries stay within one batch's size (a Moddable preference holds one).
+      { ...defaultOutboxOptions, maxEntryBytes: batch.maxBytes, maxEntryRecords: batch.maxRecords, ...options.outbox },
       logger,
       clock,
     ));
@@ -83,13 +82,13 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
     const sender = (this.sender = new Sender(clock, client, outbox, retry, logger, stats, {
       authRetryMs: options.authRetryMs ?? 300000,
     }));
-    const scheduler = (this.#scheduler = new Scheduler(clock));
+    const scheduler = (this.scheduler = new Scheduler(clock));
     const channels = (this.channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     const follower = (this.follower = new ConfigFollower({
       ...options,
       retry,
       client,
-      apply: (config) => channels.apply(config),
+      channels,
       loaded: async () => {
         sender.retryNow();
         try {
@@ -105,9 +104,9 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
 
   /** Boots from the cached configuration, then reads the service's; resolves after the first attempt. */
   async start(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
-    this.#scheduler.start();
+    if (this.running) return;
+    this.running = true;
+    this.scheduler.start();
     this.sender.kick();
     await this.follower.start();
   }
@@ -115,20 +114,6 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
   /** The hub connected again: the configuration may have changed meanwhile. */
   hubReconnected(): void {
     void this.follower.nudge('hub reconnected');
-  }
-
-  /** Stops sampling and delivering; closes batches into the (persistent) outbox. */
-  stop(): void {
-    if (!this.#running) return;
-    this.#running = false;
-    this.follower.stop();
-    this.#scheduler.stop();
-    this.channels.close();
-    // The sender stops first, so the batches closed now are written for the next run, not also sent now
-    // (a send started here would be cut short by the stop and repeated after the restart).
-    this.sender.stop();
-    this.batcher.flush();
-    this.outbox.persist();
   }
 
   sampled(slot: ChannelSlot, sample: Sample, monotonicMs: number): boolean {

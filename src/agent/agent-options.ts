@@ -27,7 +27,10 @@ export interface AgentCoreOptions {
   maxHeld?: number;
   /** Wait after 401/403, ms. Default 300000. */
   authRetryMs?: number;
-  /** Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000. */
+  /**
+   * Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000.
+   * `Agent` throws a RangeError below 0 (the firmware's core, which is given none, takes it as off).
+   */
   configRefreshMs?: number;
   /** A `.desired` dated beyond the device's time + this is a clock fault (decisions 8), ms. Default 60000. */
   desiredToleranceMs?: number;

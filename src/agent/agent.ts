@@ -2,13 +2,14 @@
  * The agent as a host with an application or a display uses it (the Node
  * target, the simulator, the tests): the core (agent-core.ts: what the firmware
  * builds) plus what only such a host calls: the application's measurements,
- * the counters and delivery state, the channel keys, the properties the hub
+ * stopping, the counters and delivery state, the channel keys, the properties the hub
  * pushes, and the display hooks of `AgentOptions` (`onSample`, `onReport`,
  * `onDesired`). A board runs none of them, so its bundle carries only the core.
  */
 import type { SenderState } from '../report/sender.js';
 import { AgentCore } from './agent-core.js';
 import type { AgentOptions } from './agent-options.js';
+import { closeChannels } from './channel-set.js';
 import type { ChannelSlot } from './channel-slot.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord, DesiredStateSink } from './desired.js';
@@ -18,6 +19,8 @@ export class Agent extends AgentCore implements DesiredStateSink {
   readonly #options: AgentOptions;
 
   constructor(options: AgentOptions) {
+    // A host's option (the firmware sets none; the core reads any period not above 0 as off).
+    if (!((options.configRefreshMs ?? 0) >= 0)) throw new RangeError('configRefreshMs: expected >= 0');
     super(options);
     this.#options = options;
   }
@@ -45,6 +48,20 @@ export class Agent extends AgentCore implements DesiredStateSink {
   /** Channel keys being sampled now. */
   get channelKeys(): string[] {
     return [...this.channels.slots.keys()];
+  }
+
+  /** Stops sampling and delivering; closes batches into the (persistent) outbox. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.follower.stop();
+    this.scheduler.stop();
+    closeChannels(this.channels, this.#options.providers);
+    // The sender stops first, so the batches closed now are written for the next run, not also sent now
+    // (a send started here would be cut short by the stop and repeated after the restart).
+    this.sender.stop();
+    this.batcher.flush();
+    this.outbox.persist();
   }
 
   /** Re-reads channels, device and properties now (joins a read under way). Rejects when channels/list fails. */

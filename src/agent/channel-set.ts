@@ -40,7 +40,7 @@ import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './c
 import type { AgentCoreOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
-import { errorSample, type Sample } from './driver.js';
+import { errorSample, type ChannelDriverProvider, type Sample } from './driver.js';
 
 /** What the channel set takes from the agent's options. */
 export type ChannelSetOptions = Pick<AgentCoreOptions, 'providers' | 'clock' | 'logger' | 'desiredToleranceMs'>;
@@ -107,7 +107,7 @@ export class ChannelSet {
     let kept = 0;
     for (const slot of [...this.slots.values()]) {
       if (signatures.get(slot.key) === slot.signature) kept++;
-      else this.#stop(slot);
+      else this.remove(slot);
     }
     for (const provider of c.providers) {
       try {
@@ -184,18 +184,6 @@ export class ChannelSet {
     this.#slotContext.sink.echoed(record, field === '' && slot.isLocation, result, now);
   }
 
-  /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */
-  close(): void {
-    for (const slot of [...this.slots.values()]) this.#stop(slot);
-    for (const provider of this.#c.providers) {
-      try {
-        provider.close?.();
-      } catch {
-        // best effort
-      }
-    }
-  }
-
   /** Starts `channel`; one that cannot run here is rejected (an error state). */
   #start(channel: Channel, signature: number, events: readonly TransmitEvent[], now: number): void {
     const isLocation = channel.type === 'location';
@@ -224,9 +212,25 @@ export class ChannelSet {
     this.#reporter.channel(key, isLocation, errorSample(errno), now);
   }
 
-  #stop(slot: ChannelSlot): void {
+  /** Stops scanning `slot` and closes its driver. */
+  remove(slot: ChannelSlot): void {
     this.#scheduler.remove(slot);
     slot.close();
     this.slots.delete(slot.key);
+  }
+}
+
+/**
+ * Stops every channel of `set`, closes its drivers and the providers' shared resources:
+ * an agent's stop, which only a host calls (a board runs until it is switched off).
+ */
+export function closeChannels(set: ChannelSet, providers: readonly ChannelDriverProvider[]): void {
+  for (const slot of [...set.slots.values()]) set.remove(slot);
+  for (const provider of providers) {
+    try {
+      provider.close?.();
+    } catch {
+      // best effort
+    }
   }
 }

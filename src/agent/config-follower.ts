@@ -21,7 +21,7 @@ import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
 import type { AgentOptions } from './agent-options.js';
-import { hashText } from './channel-set.js';
+import { hashText, type ChannelSet } from './channel-set.js';
 
 /** The agent's options (clock, logger, store, refresh period and jitter source) and what the agent gives. */
 export interface FollowerContext extends Pick<
@@ -30,8 +30,8 @@ export interface FollowerContext extends Pick<
 > {
   readonly retry: RetryPolicy;
   readonly client: ServiceClient;
-  /** Runs a configuration that differs from the one in use. */
-  readonly apply: (config: ChannelConfig) => void;
+  /** Runs a configuration that differs from the one in use (`apply`). */
+  readonly channels: Pick<ChannelSet, 'apply'>;
   /** After every successful read (device and properties follow it). */
   readonly loaded: () => Promise<void>;
 }
@@ -49,7 +49,6 @@ export class ConfigFollower {
   readonly #c: FollowerContext;
 
   constructor(context: FollowerContext) {
-    if (!((context.configRefreshMs ?? 0) >= 0)) throw new RangeError('configRefreshMs: expected >= 0');
     this.#c = context;
   }
 
@@ -112,7 +111,7 @@ export class ConfigFollower {
 
   #use(text: string, config: ChannelConfig): void {
     this.#hash = hashText(text);
-    this.#c.apply(config);
+    this.#c.channels.apply(config);
   }
 
   /** Replaces the one timer: a nudge `why` after `delayMs`; a negative delay only clears it. */

@@ -199,8 +199,22 @@ describe('agent: display hooks (Agent, not the firmware core)', () => {
     w.agent.stop();
   });
 
+  it('refuses a negative or NaN configRefreshMs', () => {
+    for (const configRefreshMs of [-1, NaN]) {
+      assert.ok(assert.throws(() => world({ agent: { configRefreshMs } })) instanceof RangeError);
+    }
+  });
+
   it('leaves the application API out of the core the firmware builds', () => {
-    for (const name of ['writeMeasurement', 'flush', 'reloadConfig', 'updateProperties', 'counters', 'channelKeys']) {
+    for (const name of [
+      'stop',
+      'writeMeasurement',
+      'flush',
+      'reloadConfig',
+      'updateProperties',
+      'counters',
+      'channelKeys',
+    ]) {
       assert.ok(!(name in AgentCore.prototype), name);
       assert.ok(name in Agent.prototype, name);
     }
