@@ -13,7 +13,7 @@
  * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
 import { obj, str } from '../reader.js';
-import { toAgentError } from '../errors.js';
+import { logFailure } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
 import { Outbox } from '../report/outbox.js';
@@ -72,7 +72,7 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
       } catch (e) {
         // A full or failing store must not stop sampling: the batch is lost, counted and logged.
         stats.lostToStore += count;
-        logger.log('error', 'outbox: batch not stored', { records: count, reason: toAgentError(e).message });
+        logFailure(logger, 'error', 'outbox: batch not stored', e, { records: count });
       }
       this.sender.kick();
     });
@@ -94,7 +94,7 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
         try {
           this.device = { uid: str(obj(await client.ofDevice(Paths.devicesGet), 'device')['uid'], 'device.uid') };
         } catch (e) {
-          logger.log('warn', 'device: not read', { reason: toAgentError(e).message });
+          logFailure(logger, 'warn', 'device: not read', e);
         }
         await options.properties?.read(client);
       },

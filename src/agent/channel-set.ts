@@ -31,7 +31,7 @@
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { toAgentError } from '../errors.js';
+import { logFailure, toAgentError } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
@@ -113,7 +113,7 @@ export class ChannelSet {
       try {
         provider.configure?.(config);
       } catch (e) {
-        c.logger.log('error', 'channels: provider refused config', { reason: toAgentError(e).message });
+        logFailure(c.logger, 'error', 'channels: provider refused config', e);
       }
     }
     this.#idle = new Set();

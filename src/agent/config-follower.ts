@@ -15,7 +15,7 @@
  */
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
-import { toAgentError } from '../errors.js';
+import { logFailure } from '../errors.js';
 import type { TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -63,7 +63,7 @@ export class ConfigFollower {
       }
     } catch (e) {
       // A corrupt copy is ignored: the service's is read as usual.
-      this.#c.logger.log('warn', 'cached configuration unreadable', { key: storeKey, reason: toAgentError(e).message });
+      logFailure(this.#c.logger, 'warn', 'cached configuration unreadable', e, { key: storeKey });
     }
     return this.nudge('start');
   }
@@ -79,7 +79,7 @@ export class ConfigFollower {
     return this.read().catch((e: unknown) => {
       // The first failure is a warning; each retry that fails again only a debug line.
       const level = this.#failures++ === 0 ? 'warn' : 'debug';
-      this.#c.logger.log(level, `config: not read (${why})`, { reason: toAgentError(e).message });
+      logFailure(this.#c.logger, level, `config: not read (${why})`, e);
       this.#arm(this.#c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
     });
   }
@@ -100,7 +100,7 @@ export class ConfigFollower {
       try {
         c.store.set(storeKey, text);
       } catch (e) {
-        c.logger.log('warn', 'config: not cached', { reason: toAgentError(e).message });
+        logFailure(c.logger, 'warn', 'config: not cached', e);
       }
       this.#use(text, config);
     }
