@@ -48,7 +48,7 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
       visible: true,
       transmitEvents: [{ type: 'change' }],
     };
-    return new ChannelSlot(channel, provider.create(channel), context);
+    return new ChannelSlot(channel, provider.create(channel), context, 0, channel.transmitEvents);
   });
   const scanAll = (from: number, count: number): void => {
     for (let n = from; n < from + count; n++) for (let i = 0; i < channels; i++) slots[i]!.scan(n * 100);

@@ -94,7 +94,8 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
       },
       close: () => undefined,
     };
-    return new ChannelSlot(channel(i, events), driver, context);
+    const c = channel(i, events);
+    return new ChannelSlot(c, driver, context, 0, c.transmitEvents);
   });
   const start = process.hrtime.bigint();
   for (let n = 0; n < samples / channels; n++) {

@@ -94,8 +94,8 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
     channel: Channel,
     driver: ChannelDriver,
     context: SlotContext,
-    signature = 0,
-    events: readonly TransmitEvent[] = channel.transmitEvents,
+    signature: number,
+    events: readonly TransmitEvent[],
   ) {
     super(events);
     this.key = channel.key;

@@ -74,9 +74,9 @@ export class ConfigFollower {
   }
 
   /** Reads because something suggests a change; a failure is retried with backoff, not thrown. */
-  nudge(why: string): Promise<void> {
-    if (!this.#running) return Promise.resolve();
-    return this.read().catch((e: unknown) => {
+  async nudge(why: string): Promise<void> {
+    if (!this.#running) return;
+    await this.read().catch((e: unknown) => {
       // The first failure is a warning; each retry that fails again only a debug line.
       const level = this.#failures++ === 0 ? 'warn' : 'debug';
       logFailure(this.#c.logger, level, `config: not read (${why})`, e);
