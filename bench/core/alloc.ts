@@ -8,7 +8,7 @@
  * boxes every floating-point intermediate, optimized code does not.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { ChannelSlot, slotContext, type SampleSink } from '../../src/agent/channel-slot.js';
+import { ChannelSlot, type SampleSink, type SlotContext } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { PinChannel } from '../../src/config/model.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
@@ -33,7 +33,7 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
   const provider = new PinChannelProvider(pins);
   const sink: SampleSink = { sampled: (slot, s, at) => slot.decide(s, at), echoed: () => undefined };
   const counters = createCounters();
-  const context = slotContext(sink, counters);
+  const context: SlotContext = { sink, counters, scaled: { ok: true, value: 0 } };
   const slots = Array.from({ length: channels }, (_, i) => {
     pins.setSource(i, () => 1234);
     const channel: PinChannel = {

@@ -9,7 +9,7 @@
  * numeric timestamp (Unix seconds), and one JSON request body per reported
  * record, queued as text (the queue is emptied as a sender would).
  */
-import { ChannelSlot, slotContext, type SampleSink } from '../../src/agent/channel-slot.js';
+import { ChannelSlot, type SampleSink, type SlotContext } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { Sample } from '../../src/agent/driver.js';
 import { decodeData, isFailure, type Decoded } from '../../src/codec/field.js';
@@ -80,7 +80,7 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
     },
     echoed: () => undefined,
   };
-  const context = slotContext(sink, counters);
+  const context: SlotContext = { sink, counters, scaled: { ok: true, value: 0 } };
   const wins = windows();
   const slots = wins.map((win, i) => {
     const sample: { ok: true; value: number } = { ok: true, value: 0 };

@@ -117,6 +117,7 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
   }
 
   sampled(slot: ChannelSlot, sample: Sample, monotonicMs: number): boolean {
+    this.stats.sampled++;
     const due = slot.decide(sample, monotonicMs);
     if (due) this.reporter.channel(slot.key, slot.isLocation, sample, monotonicMs);
     return due;

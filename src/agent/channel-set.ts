@@ -36,7 +36,7 @@ import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
 import { LocationFields } from '../wire.js';
-import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
+import { ChannelSlot, type SampleSink, type SlotContext } from './channel-slot.js';
 import type { AgentCoreOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
@@ -87,7 +87,7 @@ export class ChannelSet {
     this.#reporter = reporter;
     this.#wallTime = wallTime;
     this.#counters = counters;
-    this.#slotContext = slotContext(sink, counters);
+    this.#slotContext = { sink, counters, scaled: { ok: true, value: 0 } };
   }
 
   /**

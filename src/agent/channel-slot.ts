@@ -23,7 +23,10 @@ import { errorSample, type ChannelDriver, type Sample, type Value } from './driv
 
 /** Receives every scaled sample and every desired echo (the agent: agent-core.ts). */
 export interface SampleSink {
-  /** Reports `sample` when the slot's transmit events let it through (`slot.decide`); says whether it did. */
+  /**
+   * Counts a sample taken (`sampled`) and reports it when the slot's transmit events let it
+   * through (`slot.decide`); says whether it did.
+   */
   sampled(slot: ChannelSlot, sample: Sample, monotonicMs: number): boolean;
   /** Reports the echo of a desired record on `<key>.reported` (ChannelSet.applyDesired). */
   echoed(record: DesiredRecord, isLocation: boolean, sample: Sample, monotonicMs: number): void;
@@ -32,17 +35,12 @@ export interface SampleSink {
 /**
  * What every slot of an agent shares: one object, not fields per channel. `scaled` is
  * the one scaled sample all slots reuse (a sample is handed on synchronously; whoever
- * keeps it copies it).
+ * keeps it copies it). ChannelSet makes the one of its agent.
  */
 export interface SlotContext {
   readonly sink: SampleSink;
   readonly counters: AgentCounters;
   readonly scaled: { ok: true; value: number };
-}
-
-/** A context for the slots of one agent. */
-export function slotContext(sink: SampleSink, counters: AgentCounters): SlotContext {
-  return { sink, counters, scaled: { ok: true, value: 0 } };
 }
 
 /** What a channel accepts as a desired value; `none`: read-only (an input, or `readOnly`). */
@@ -169,7 +167,6 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   }
 
   private handle(raw: Sample, nowMs: number): void {
-    this.context.counters.sampled++;
     this.context.sink.sampled(this, this.scale(raw), nowMs);
   }
 
