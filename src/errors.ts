@@ -3,6 +3,8 @@
  * codes, never on messages. Throw for programmer misuse; return a result or call
  * `onError` for expected runtime failures (STYLE.md, practice 10).
  */
+import type { LogFields, Logger, LogLevel } from './ports.js';
+
 export type ErrorCode =
   /** A configuration record (channel, bus, board setting) failed validation. */
   | 'config.invalid'
@@ -78,4 +80,9 @@ export function toAgentError(e: unknown): AgentError {
   if (e instanceof AgentError) return e;
   const message = e instanceof Error ? e.message : String(e);
   return new AgentError('internal', message, { cause: e });
+}
+
+/** Logs an expected failure: `message` at `level`, with `fields` and the reason `e` gives. */
+export function logFailure(logger: Logger, level: LogLevel, message: string, e: unknown, fields?: LogFields): void {
+  logger.log(level, message, { ...fields, reason: toAgentError(e).message });
 }

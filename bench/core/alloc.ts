@@ -8,7 +8,7 @@
  * boxes every floating-point intermediate, optimized code does not.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { ChannelSlot, slotContext, type SampleSink } from '../../src/agent/channel-slot.js';
+import { ChannelSlot, type SampleSink, type SlotContext } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { PinChannel } from '../../src/config/model.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
@@ -31,9 +31,9 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
   const clock = new FakeClock();
   const pins = new SimPins(clock);
   const provider = new PinChannelProvider(pins);
-  const sink: SampleSink = { reportSample: () => undefined };
+  const sink: SampleSink = { sampled: (slot, s, at) => slot.decide(s, at), echoed: () => undefined };
   const counters = createCounters();
-  const context = slotContext(sink, counters);
+  const context: SlotContext = { sink, counters, scaled: { ok: true, value: 0 } };
   const slots = Array.from({ length: channels }, (_, i) => {
     pins.setSource(i, () => 1234);
     const channel: PinChannel = {
@@ -48,7 +48,7 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
       visible: true,
       transmitEvents: [{ type: 'change' }],
     };
-    return new ChannelSlot(channel, provider.create(channel), context);
+    return new ChannelSlot(channel, provider.create(channel), context, 0, channel.transmitEvents);
   });
   const scanAll = (from: number, count: number): void => {
     for (let n = from; n < from + count; n++) for (let i = 0; i < channels; i++) slots[i]!.scan(n * 100);

@@ -9,7 +9,7 @@
  * numeric timestamp (Unix seconds), and one JSON request body per reported
  * record, queued as text (the queue is emptied as a sender would).
  */
-import { ChannelSlot, slotContext, type SampleSink } from '../../src/agent/channel-slot.js';
+import { ChannelSlot, type SampleSink, type SlotContext } from '../../src/agent/channel-slot.js';
 import { createCounters } from '../../src/agent/counters.js';
 import type { Sample } from '../../src/agent/driver.js';
 import { decodeData, isFailure, type Decoded } from '../../src/codec/field.js';
@@ -72,8 +72,15 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
     outbox.append(lane, json, count, bytes),
   );
   const reporter = new Reporter(new WallTime(clock), batcher, counters);
-  const sink: SampleSink = { reportSample: (slot, s, at) => reporter.channel(slot.key, false, s, at) };
-  const context = slotContext(sink, counters);
+  const sink: SampleSink = {
+    sampled: (slot, s, at) => {
+      const due = slot.decide(s, at);
+      if (due) reporter.channel(slot.key, false, s, at);
+      return due;
+    },
+    echoed: () => undefined,
+  };
+  const context: SlotContext = { sink, counters, scaled: { ok: true, value: 0 } };
   const wins = windows();
   const slots = wins.map((win, i) => {
     const sample: { ok: true; value: number } = { ok: true, value: 0 };
@@ -87,7 +94,8 @@ export function measureOurs(samples: number, events: TransmitEvent[]): { nsPerSa
       },
       close: () => undefined,
     };
-    return new ChannelSlot(channel(i, events), driver, context);
+    const c = channel(i, events);
+    return new ChannelSlot(c, driver, context, 0, c.transmitEvents);
   });
   const start = process.hrtime.bigint();
   for (let n = 0; n < samples / channels; n++) {

@@ -1,7 +1,8 @@
 /**
- * What an Agent (agent.ts) is given: the host's capabilities through the ports,
- * the service to talk to, the channel providers, and the tunables with their
- * defaults.
+ * What an agent is given: the host's capabilities through the ports, the
+ * service to talk to, the channel providers, and the tunables with their
+ * defaults (`AgentCoreOptions`, agent-core.ts); an `Agent` (agent.ts) also
+ * takes the display hooks.
  */
 import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
 import type { BatchOptions } from '../report/batcher.js';
@@ -11,7 +12,7 @@ import type { ServiceAccess } from '../service/client.js';
 import type { ChannelDriverProvider, Sample, Value } from './driver.js';
 import type { Properties } from './properties.js';
 
-export interface AgentOptions {
+export interface AgentCoreOptions {
   clock: Clock;
   http: HttpTransport;
   store: KeyValueStore;
@@ -26,7 +27,10 @@ export interface AgentOptions {
   maxHeld?: number;
   /** Wait after 401/403, ms. Default 300000. */
   authRetryMs?: number;
-  /** Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000. */
+  /**
+   * Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000.
+   * `Agent` throws a RangeError below 0 (the firmware's core, which is given none, takes it as off).
+   */
   configRefreshMs?: number;
   /** A `.desired` dated beyond the device's time + this is a clock fault (decisions 8), ms. Default 60000. */
   desiredToleranceMs?: number;
@@ -38,6 +42,10 @@ export interface AgentOptions {
    * neither read nor kept (the firmware, where no code reads them).
    */
   properties?: Properties;
+}
+
+/** The core's options and the display hooks of a host (agent.ts). */
+export interface AgentOptions extends AgentCoreOptions {
   /** Sees every reported channel sample (displays, tests). The sample object may be reused: copy it. */
   onReport?: (key: string, sample: Sample) => void;
   /** Sees every sample after scaling, reported or not (displays). Same caveat. */

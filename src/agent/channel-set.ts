@@ -31,22 +31,19 @@
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { toAgentError } from '../errors.js';
+import { logFailure, toAgentError } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
 import { LocationFields } from '../wire.js';
-import { ChannelSlot, slotContext, type SampleSink, type SlotContext } from './channel-slot.js';
-import type { AgentOptions } from './agent-options.js';
+import { ChannelSlot, type SampleSink, type SlotContext } from './channel-slot.js';
+import type { AgentCoreOptions } from './agent-options.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
-import { errorSample, type Sample } from './driver.js';
+import { errorSample, type ChannelDriverProvider, type Sample } from './driver.js';
 
 /** What the channel set takes from the agent's options. */
-export type ChannelSetOptions = Pick<
-  AgentOptions,
-  'providers' | 'clock' | 'logger' | 'desiredToleranceMs' | 'onDesired' | 'onReport'
->;
+export type ChannelSetOptions = Pick<AgentCoreOptions, 'providers' | 'clock' | 'logger' | 'desiredToleranceMs'>;
 
 /** FNV-1a (32 bits) and djb2 (21 bits) of `text` in one integer below 2^53. */
 export function hashText(text: string): number {
@@ -90,7 +87,7 @@ export class ChannelSet {
     this.#reporter = reporter;
     this.#wallTime = wallTime;
     this.#counters = counters;
-    this.#slotContext = slotContext(sink, counters);
+    this.#slotContext = { sink, counters, scaled: { ok: true, value: 0 } };
   }
 
   /**
@@ -110,13 +107,13 @@ export class ChannelSet {
     let kept = 0;
     for (const slot of [...this.slots.values()]) {
       if (signatures.get(slot.key) === slot.signature) kept++;
-      else this.#stop(slot);
+      else this.remove(slot);
     }
     for (const provider of c.providers) {
       try {
         provider.configure?.(config);
       } catch (e) {
-        c.logger.log('error', 'channels: provider refused config', { reason: toAgentError(e).message });
+        logFailure(c.logger, 'error', 'channels: provider refused config', e);
       }
     }
     this.#idle = new Set();
@@ -184,22 +181,7 @@ export class ChannelSet {
     const now = c.clock.monotonicMs();
     // A location field's echo is a plain state: `<key>.<field>.reported`.
     if (field === '') slot.remember(result, now);
-    this.#reporter.channel(key, field === '' && slot.isLocation, result, now, true);
-    // The agent's display hooks: the echo is a report too.
-    c.onDesired?.(key, value, result);
-    c.onReport?.(key, result);
-  }
-
-  /** Stops scanning, closes every driver and the providers' shared resources (at agent stop). */
-  close(): void {
-    for (const slot of [...this.slots.values()]) this.#stop(slot);
-    for (const provider of this.#c.providers) {
-      try {
-        provider.close?.();
-      } catch {
-        // best effort
-      }
-    }
+    this.#slotContext.sink.echoed(record, field === '' && slot.isLocation, result, now);
   }
 
   /** Starts `channel`; one that cannot run here is rejected (an error state). */
@@ -230,9 +212,25 @@ export class ChannelSet {
     this.#reporter.channel(key, isLocation, errorSample(errno), now);
   }
 
-  #stop(slot: ChannelSlot): void {
+  /** Stops scanning `slot` and closes its driver. */
+  remove(slot: ChannelSlot): void {
     this.#scheduler.remove(slot);
     slot.close();
     this.slots.delete(slot.key);
+  }
+}
+
+/**
+ * Stops every channel of `set`, closes its drivers and the providers' shared resources:
+ * an agent's stop, which only a host calls (a board runs until it is switched off).
+ */
+export function closeChannels(set: ChannelSet, providers: readonly ChannelDriverProvider[]): void {
+  for (const slot of [...set.slots.values()]) set.remove(slot);
+  for (const provider of providers) {
+    try {
+      provider.close?.();
+    } catch {
+      // best effort
+    }
   }
 }

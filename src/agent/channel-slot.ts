@@ -1,7 +1,7 @@
 /**
  * One configured channel at run time, in one record: its driver, its transmit
  * decision (the slot is a TransmitDecider), its place in the scheduler, the
- * scan that ties them (sample, scale, decide, report) and the write of a
+ * scan that ties them (sample, scale, then the sink decides and reports) and the write of a
  * desired value (type check, inverse scaling). The parsed channel is not kept:
  * the slot copies the few fields the running code needs, so a channel costs few
  * heap slots on XS (docs/agent.md, "Heap per channel"); for the same reason its
@@ -18,29 +18,29 @@ import { Errno } from '../errno.js';
 import type { ScanTask } from '../sched/scheduler.js';
 import { TransmitDecider } from '../transmit/decider.js';
 import type { AgentCounters } from './counters.js';
+import type { DesiredRecord } from './desired.js';
 import { errorSample, type ChannelDriver, type Sample, type Value } from './driver.js';
 
-/** Receives the samples that transmit events let through. */
+/** Receives every scaled sample and every desired echo (the agent: agent-core.ts). */
 export interface SampleSink {
-  reportSample(slot: ChannelSlot, sample: Sample, monotonicMs: number): void;
-  /** Optional observer of every scaled sample (displays); absent on devices. */
-  readonly observeSample?: ((key: string, sample: Sample) => void) | undefined;
+  /**
+   * Counts a sample taken (`sampled`) and reports it when the slot's transmit events let it
+   * through (`slot.decide`); says whether it did.
+   */
+  sampled(slot: ChannelSlot, sample: Sample, monotonicMs: number): boolean;
+  /** Reports the echo of a desired record on `<key>.reported` (ChannelSet.applyDesired). */
+  echoed(record: DesiredRecord, isLocation: boolean, sample: Sample, monotonicMs: number): void;
 }
 
 /**
  * What every slot of an agent shares: one object, not fields per channel. `scaled` is
  * the one scaled sample all slots reuse (a sample is handed on synchronously; whoever
- * keeps it copies it).
+ * keeps it copies it). ChannelSet makes the one of its agent.
  */
 export interface SlotContext {
   readonly sink: SampleSink;
   readonly counters: AgentCounters;
   readonly scaled: { ok: true; value: number };
-}
-
-/** A context for the slots of one agent. */
-export function slotContext(sink: SampleSink, counters: AgentCounters): SlotContext {
-  return { sink, counters, scaled: { ok: true, value: 0 } };
 }
 
 /** What a channel accepts as a desired value; `none`: read-only (an input, or `readOnly`). */
@@ -92,8 +92,8 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
     channel: Channel,
     driver: ChannelDriver,
     context: SlotContext,
-    signature = 0,
-    events: readonly TransmitEvent[] = channel.transmitEvents,
+    signature: number,
+    events: readonly TransmitEvent[],
   ) {
     super(events);
     this.key = channel.key;
@@ -167,11 +167,7 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   }
 
   private handle(raw: Sample, nowMs: number): void {
-    const { sink, counters } = this.context;
-    counters.sampled++;
-    const sample = this.scale(raw);
-    sink.observeSample?.(this.key, sample);
-    if (this.decide(sample, nowMs)) sink.reportSample(this, sample, nowMs);
+    this.context.sink.sampled(this, this.scale(raw), nowMs);
   }
 
   private settle(sample: Sample): void {

@@ -15,13 +15,13 @@
  */
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
-import { toAgentError } from '../errors.js';
+import { logFailure } from '../errors.js';
 import type { TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
 import type { AgentOptions } from './agent-options.js';
-import { hashText } from './channel-set.js';
+import { hashText, type ChannelSet } from './channel-set.js';
 
 /** The agent's options (clock, logger, store, refresh period and jitter source) and what the agent gives. */
 export interface FollowerContext extends Pick<
@@ -30,8 +30,8 @@ export interface FollowerContext extends Pick<
 > {
   readonly retry: RetryPolicy;
   readonly client: ServiceClient;
-  /** Runs a configuration that differs from the one in use. */
-  readonly apply: (config: ChannelConfig) => void;
+  /** Runs a configuration that differs from the one in use (`apply`). */
+  readonly channels: Pick<ChannelSet, 'apply'>;
   /** After every successful read (device and properties follow it). */
   readonly loaded: () => Promise<void>;
 }
@@ -49,7 +49,6 @@ export class ConfigFollower {
   readonly #c: FollowerContext;
 
   constructor(context: FollowerContext) {
-    if (!((context.configRefreshMs ?? 0) >= 0)) throw new RangeError('configRefreshMs: expected >= 0');
     this.#c = context;
   }
 
@@ -64,7 +63,7 @@ export class ConfigFollower {
       }
     } catch (e) {
       // A corrupt copy is ignored: the service's is read as usual.
-      this.#c.logger.log('warn', 'cached configuration unreadable', { key: storeKey, reason: toAgentError(e).message });
+      logFailure(this.#c.logger, 'warn', 'cached configuration unreadable', e, { key: storeKey });
     }
     return this.nudge('start');
   }
@@ -75,12 +74,12 @@ export class ConfigFollower {
   }
 
   /** Reads because something suggests a change; a failure is retried with backoff, not thrown. */
-  nudge(why: string): Promise<void> {
-    if (!this.#running) return Promise.resolve();
-    return this.read().catch((e: unknown) => {
+  async nudge(why: string): Promise<void> {
+    if (!this.#running) return;
+    await this.read().catch((e: unknown) => {
       // The first failure is a warning; each retry that fails again only a debug line.
       const level = this.#failures++ === 0 ? 'warn' : 'debug';
-      this.#c.logger.log(level, `config: not read (${why})`, { reason: toAgentError(e).message });
+      logFailure(this.#c.logger, level, `config: not read (${why})`, e);
       this.#arm(this.#c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
     });
   }
@@ -101,7 +100,7 @@ export class ConfigFollower {
       try {
         c.store.set(storeKey, text);
       } catch (e) {
-        c.logger.log('warn', 'config: not cached', { reason: toAgentError(e).message });
+        logFailure(c.logger, 'warn', 'config: not cached', e);
       }
       this.#use(text, config);
     }
@@ -112,7 +111,7 @@ export class ConfigFollower {
 
   #use(text: string, config: ChannelConfig): void {
     this.#hash = hashText(text);
-    this.#c.apply(config);
+    this.#c.channels.apply(config);
   }
 
   /** Replaces the one timer: a nudge `why` after `delayMs`; a negative delay only clears it. */

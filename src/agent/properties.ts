@@ -10,7 +10,7 @@
  * on a board reads properties, so it neither asks for them nor stores them.
  */
 import { isObject } from '../reader.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { AgentError, logFailure } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths, PropertyNamePattern } from '../wire.js';
@@ -47,7 +47,7 @@ export class Properties {
       const cached = store.get(storeKey);
       if (cached !== undefined) this.#current = parseProperties(JSON.parse(cached) as unknown).values;
     } catch (e) {
-      logger.log('warn', 'cached properties unreadable', { key: storeKey, reason: toAgentError(e).message });
+      logFailure(logger, 'warn', 'cached properties unreadable', e, { key: storeKey });
     }
   }
 
@@ -84,7 +84,7 @@ export class Properties {
       try {
         listener(next, changed);
       } catch (e) {
-        this.#logger.log('error', 'properties: listener threw', { reason: toAgentError(e).message });
+        logFailure(this.#logger, 'error', 'properties: listener threw', e);
       }
     }
   }
@@ -96,7 +96,7 @@ export class Properties {
       if (skipped.length > 0) this.#logger.log('warn', 'properties: skipped', { names: skipped.join() });
       this.update(values, true);
     } catch (e) {
-      this.#logger.log('warn', 'properties: not read', { reason: toAgentError(e).message });
+      logFailure(this.#logger, 'warn', 'properties: not read', e);
     }
   }
 }

@@ -14,7 +14,7 @@
 import config from 'mc/config';
 import Preference from 'preference';
 import Resource from 'Resource';
-import { Agent } from '../../src/agent/agent.js';
+import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
 import { toAgentError } from '../../src/errors.js';
@@ -75,7 +75,7 @@ export function boot(features?: LinkedFeatures): void {
     new CustomChannelDrivers(),
     ...startFeatures(board, features, clock, logger),
   ];
-  const agent = new Agent({
+  const agent = new AgentCore({
     clock,
     http,
     // The agent's records (configuration cache, outbox) in NVS domain `agent`.

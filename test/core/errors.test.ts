@@ -1,8 +1,22 @@
 import { errnoName } from '../../src/errno.js';
-import { AgentError, isAgentError, toAgentError } from '../../src/errors.js';
+import { AgentError, isAgentError, logFailure, toAgentError } from '../../src/errors.js';
+import { FakeLogger } from '../fakes/fake-logger.js';
 import { assert } from '../support/assert.js';
 
 describe('errors', () => {
+  it('logs a failure with its fields, then the reason', () => {
+    const logger = new FakeLogger();
+    logFailure(logger, 'warn', 'config: not cached', new AgentError('store', 'store: full'), { key: 'agent/channels' });
+    logFailure(logger, 'error', 'device: not read', 'gone');
+    assert.deepEqual(
+      logger.lines.map((l) => [l.level, l.message, l.fields]),
+      [
+        ['warn', 'config: not cached', { key: 'agent/channels', reason: 'store: full' }],
+        ['error', 'device: not read', { reason: 'gone' }],
+      ],
+    );
+  });
+
   it('carries code, status, errno and a cause given in the options (ES2022 Error cause)', () => {
     const inner = new Error('socket reset');
     const e = new AgentError('http.status', 'service: 503', { status: 503, errno: -5, cause: inner });

@@ -1,4 +1,6 @@
 /** The agent end to end on fakes: configuration, sampling, transmit events, reporting, batching. */
+import { Agent } from '../../../src/agent/agent.js';
+import { AgentCore } from '../../../src/agent/agent-core.js';
 import { Properties } from '../../../src/agent/properties.js';
 import { Errno } from '../../../src/errno.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
@@ -171,6 +173,51 @@ describe('agent: without a property set (the firmware)', () => {
     assert.deepEqual(w.agent.device, { uid: 'dev-uid' });
     assert.deepEqual(w.store.keys('agent/properties'), []);
     w.agent.stop();
+  });
+});
+
+describe('agent: display hooks (Agent, not the firmware core)', () => {
+  it('shows onSample every scaled sample and onReport only those the transmit events let through', async () => {
+    const sampled: Array<[string, unknown]> = [];
+    const reported: Array<[string, unknown]> = [];
+    const w = world({
+      channels: [ch('temp', 'analogInput', { pin: 34, scaleGain: 0.1, transmitEvents: [{ type: 'change' }] })],
+      agent: {
+        onSample: (key, sample) => sampled.push([key, sample.ok ? sample.value : sample.errno]),
+        onReport: (key, sample) => reported.push([key, sample.ok ? sample.value : sample.errno]),
+      },
+    });
+    w.pins.analog.set(34, 600);
+    await w.agent.start();
+    await w.clock.advanceAsync(250); // scans at 0, 100, 200: one value
+    assert.deepEqual(sampled, [
+      ['temp', 60],
+      ['temp', 60],
+      ['temp', 60],
+    ]);
+    assert.deepEqual(reported, [['temp', 60]], 'an unchanged value is sampled, not reported');
+    w.agent.stop();
+  });
+
+  it('refuses a negative or NaN configRefreshMs', () => {
+    for (const configRefreshMs of [-1, NaN]) {
+      assert.ok(assert.throws(() => world({ agent: { configRefreshMs } })) instanceof RangeError);
+    }
+  });
+
+  it('leaves the application API out of the core the firmware builds', () => {
+    for (const name of [
+      'stop',
+      'writeMeasurement',
+      'flush',
+      'reloadConfig',
+      'updateProperties',
+      'counters',
+      'channelKeys',
+    ]) {
+      assert.ok(!(name in AgentCore.prototype), name);
+      assert.ok(name in Agent.prototype, name);
+    }
   });
 });
 

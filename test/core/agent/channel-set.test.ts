@@ -1,5 +1,6 @@
 /** ChannelSet's reload diff (a hashed settings signature per slot) and its configured / former keys. */
 import { ChannelSet, hashText } from '../../../src/agent/channel-set.js';
+import type { SampleSink } from '../../../src/agent/channel-slot.js';
 import { createCounters } from '../../../src/agent/counters.js';
 import type { ChannelDriver, ChannelDriverProvider, Sample } from '../../../src/agent/driver.js';
 import type { Channel, ChannelType } from '../../../src/config/model.js';
@@ -35,7 +36,10 @@ function world(): { set: ChannelSet; provider: CountingProvider; clock: FakeCloc
   const provider = new CountingProvider();
   const scheduler = new Scheduler(clock);
   const reported: string[] = [];
-  const sink = { reportSample: (slot: { key: string }) => reported.push(slot.key) };
+  const sink: SampleSink = {
+    sampled: (slot, sample, at) => slot.decide(sample, at) && reported.push(slot.key) > 0,
+    echoed: () => undefined,
+  };
   const options = { providers: [provider], clock, logger: new FakeLogger() };
   const set = new ChannelSet(options, scheduler, sink, reporter, new WallTime(clock), counters);
 
