@@ -1,14 +1,16 @@
 /**
  * JSON text of the records the agent writes (spec 4.6 states/write entries,
- * 4.7 measurements/write entries). Records are encoded once, when stamped, and
+ * 4.7 measurements/write entries). Records are encoded once and
  * travel as text through the batcher, the outbox and the request body.
  * Timestamps are Unix seconds with millisecond precision (spec 2.1).
  *
  * Cheap per sample: a scan's records share one timestamp, whose text is made
- * once (from integers, not by printing a double); a channel name is encoded
- * once. The batcher counts a record's UTF-8 bytes (`byteLength`).
+ * once (from integers, not by printing a double); a name is encoded once. A
+ * record is encoded up to its timestamp when reported (`recordHead`) and
+ * stamped once the wall time is known (`stamp`). The batcher counts a
+ * record's UTF-8 bytes (`byteLength`).
  */
-import type { SampleValue } from '../agent/driver.js';
+import type { Lane } from './outbox-options.js';
 
 /**
  * Text of the wire seconds of `unixMs` (1767225600123 -> "1767225600.123"): the same as
@@ -38,7 +40,7 @@ export function wireSecondsText(unixMs: number): string {
   return text;
 }
 
-/** JSON-encoded channel names, bounded: a device has few channels, an application may invent names. */
+/** JSON-encoded names, bounded: a device has few channels, an application may invent metrics. */
 const encodedNames = new Map<string, string>();
 
 function encodeName(name: string): string {
@@ -50,19 +52,19 @@ function encodeName(name: string): string {
   return json;
 }
 
-/** One `states/write` entry carrying a value. */
-export function encodeStateValue(channel: string, value: SampleValue, unixMs: number): string {
-  return `{"channel":${encodeName(channel)},"value":${encodeValue(value)},"timestamp":${wireSecondsText(unixMs)}}`;
+/**
+ * A record up to its timestamp, which `stamp` adds: a `states/write` entry carrying a value
+ * (`ok`) or a negative POSIX error (`value` is the errno; only on `.reported`, spec 4.6 rule 2),
+ * `{"channel":"temp.reported","value":21.5,"timestamp":`, or a `measurements/write` entry
+ * (lane `m`), `{"metric":"gps","value":{...},"timestamp":`.
+ */
+export function recordHead(lane: Lane, name: string, ok: boolean, value: unknown): string {
+  return `{"${lane === 's' ? 'channel' : 'metric'}":${encodeName(name)},"${ok ? 'value' : 'error'}":${encodeValue(value)},"timestamp":`;
 }
 
-/** One `states/write` entry carrying a negative POSIX error (only on `.reported`, spec 4.6 rule 2). */
-export function encodeStateError(channel: string, errno: number, unixMs: number): string {
-  return `{"channel":${encodeName(channel)},"error":${errno},"timestamp":${wireSecondsText(unixMs)}}`;
-}
-
-/** One `measurements/write` entry. */
-export function encodeMeasurement(metric: string, value: unknown, unixMs: number): string {
-  return `{"metric":${JSON.stringify(metric)},"value":${encodeValue(value)},"timestamp":${wireSecondsText(unixMs)}}`;
+/** The record of `head` stamped with `unixMs`. */
+export function stamp(head: string, unixMs: number): string {
+  return `${head}${wireSecondsText(unixMs)}}`;
 }
 
 /** JSON of a value; non-finite numbers (not JSON) become strings ("NaN", "Infinity"). */
