@@ -88,11 +88,13 @@ export class Outbox {
     return undefined;
   }
 
-  /** Rewrites a queued batch with the records left after a refused write, in its place. */
-  replace(batch: OutboxBatch, json: string, count: number): void {
+  /** Rewrites a queued batch with the records (JSON texts) left after a refused write, in its place. */
+  replace(batch: OutboxBatch, records: readonly string[]): void {
     const entry = this.#index.find((e) => e.seq === batch.seq);
+    const count = records.length;
     if (entry === undefined) return;
     if (count < 1) return this.remove(batch.seq);
+    const json = `[${records.join(',')}]`;
     const bytes = byteLength(json);
     this.#release(entry.slot);
     this.records += count - entry.count;

@@ -18,7 +18,7 @@
  * agent calls it on any successful request).
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { toAgentError, type AgentError } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -143,13 +143,13 @@ export class Sender {
       if (this.#stopped()) return false;
       const reason = toAgentError(e).message;
       this.#logger.log('warn', 'sender: refused, config unreadable', { status: error.status, reason });
-      this.#wait(this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs);
+      this.#wait(this.#backoff());
       return false;
     }
     if (this.#stopped()) return false;
-    const split = splitGone(batch, refusals.channels, this.#counters, this.#logger);
-    if (split === undefined) return true;
-    this.#outbox.replace(batch, split.json, split.count);
+    const kept = splitGone(batch, refusals.channels, this.#counters, this.#logger);
+    if (kept === undefined) return true;
+    this.#outbox.replace(batch, kept);
     this.#state = 'idle';
     return false;
   }
@@ -160,9 +160,9 @@ export class Sender {
     let left = batch.count;
     try {
       while (pending.length > 0) {
+        if (this.#stopped()) return;
         const chunk = pending.shift()!;
         try {
-          if (this.#stopped()) throw new AgentError('closed', 'sender: stopped');
           await this.#post(batch.lane, `[${chunk.join(',')}]`);
           this.#delivered(chunk.length);
         } catch (e) {
@@ -176,8 +176,9 @@ export class Sender {
           const record = chunk[0]!.slice(0, 160);
           this.#logger.log('error', 'sender: record refused, dropped', { status: error.status, record });
         }
-        left = pending.reduce((n, part) => n + part.length, 0);
-        this.#outbox.replace(batch, `[${pending.map((part) => part.join(',')).join(',')}]`, left);
+        const rest = pending.flat();
+        left = rest.length;
+        this.#outbox.replace(batch, rest);
       }
       this.#state = 'idle';
     } catch (e) {
@@ -212,16 +213,20 @@ export class Sender {
       return this.#logger.log('error', 'sender: batch refused, dropped', fields);
     }
     this.#outbox.deliveryFailed();
-    if (error.code === 'auth') {
-      this.online = true;
+    this.online = error.code === 'auth'; // only a refused token counts as reaching the service
+    if (this.online) {
       if (!this.#authFailed) this.#logger.log('error', 'sender: token refused', { status: error.status });
       this.#authFailed = true;
       return this.#wait(this.#authRetryMs);
     }
-    this.online = false;
-    const delayMs = this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs;
+    const delayMs = this.#backoff();
     if (this.#attempt === 1) this.#logger.log('warn', 'sender: delivery failed', { code: error.code, delayMs });
     this.#wait(delayMs);
+  }
+
+  /** The next retry delay of the policy (the auth wait once it gives none). */
+  #backoff(): number {
+    return this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs;
   }
 
   /** Whether `stop` was called (while a request was out, too). */
