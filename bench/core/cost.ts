@@ -139,7 +139,7 @@ export function measureNaive(samples: number, deltaOnly: boolean): { nsPerSample
  */
 export function measureSplit(samples: number): { decodeNs: number; encodeNs: number; byteCountNs: number } {
   const wins = windows();
-  const names = Array.from({ length: channels }, (_, i) => `ch${i}.reported`);
+  const names = Array.from({ length: channels }, (_, i) => `ch${i}`); // states of `ch<i>.reported`
   let sink = 0;
   const time = (work: (n: number, i: number) => void): number => {
     const start = process.hrtime.bigint();

@@ -81,12 +81,8 @@ export class Agent implements DesiredStateSink, SampleSink {
       }
       this.#sender.kick();
     });
-    const reporter = (this.#reporter = new Reporter(wallTime, this.#batcher, stats, {
-      maxHeld: options.maxHeld ?? 2000,
-    }));
-    const sender = (this.#sender = new Sender(clock, client, outbox, retry, logger, stats, {
-      authRetryMs: options.authRetryMs ?? 300000,
-    }));
+    const reporter = (this.#reporter = new Reporter(wallTime, this.#batcher, stats, options.maxHeld));
+    const sender = (this.#sender = new Sender(clock, client, outbox, retry, logger, stats, options.authRetryMs));
     const scheduler = (this.#scheduler = new Scheduler(clock));
     const channels = (this.#channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     this.#follower = new ConfigFollower({

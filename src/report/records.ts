@@ -10,6 +10,7 @@
  * stamped once the wall time is known (`stamp`). The batcher counts a
  * record's UTF-8 bytes (`byteLength`).
  */
+import { StateSide } from '../wire.js';
 import type { Lane } from './outbox-options.js';
 
 /**
@@ -40,26 +41,30 @@ export function wireSecondsText(unixMs: number): string {
   return text;
 }
 
-/** JSON-encoded names, bounded: a device has few channels, an application may invent metrics. */
-const encodedNames = new Map<string, string>();
+/**
+ * JSON-encoded names per lane, bounded (a device has few channels, an application may invent
+ * metrics): a state's is that of `<name>.reported`, made once, not per sample.
+ */
+const encodedNames: Record<Lane, Map<string, string>> = { s: new Map(), m: new Map() };
 
-function encodeName(name: string): string {
-  let json = encodedNames.get(name);
+function encodeName(lane: Lane, name: string): string {
+  const names = encodedNames[lane];
+  let json = names.get(name);
   if (json === undefined) {
-    if (encodedNames.size >= 512) encodedNames.clear();
-    encodedNames.set(name, (json = JSON.stringify(name)));
+    if (names.size >= 512) names.clear();
+    names.set(name, (json = JSON.stringify(lane === 's' ? name + StateSide.reported : name)));
   }
   return json;
 }
 
 /**
- * A record up to its timestamp, which `stamp` adds: a `states/write` entry carrying a value
- * (`ok`) or a negative POSIX error (`value` is the errno; only on `.reported`, spec 4.6 rule 2),
- * `{"channel":"temp.reported","value":21.5,"timestamp":`, or a `measurements/write` entry
- * (lane `m`), `{"metric":"gps","value":{...},"timestamp":`.
+ * A record up to its timestamp, which `stamp` adds: a `states/write` entry of channel
+ * `<name>.reported` carrying a value (`ok`) or a negative POSIX error (`value` is the errno;
+ * only on `.reported`, spec 4.6 rule 2), `{"channel":"temp.reported","value":21.5,"timestamp":`,
+ * or a `measurements/write` entry (lane `m`) of metric `name`, `{"metric":"gps","value":{...},"timestamp":`.
  */
 export function recordHead(lane: Lane, name: string, ok: boolean, value: unknown): string {
-  return `{"${lane === 's' ? 'channel' : 'metric'}":${encodeName(name)},"${ok ? 'value' : 'error'}":${encodeValue(value)},"timestamp":`;
+  return `{"${lane === 's' ? 'channel' : 'metric'}":${encodeName(lane, name)},"${ok ? 'value' : 'error'}":${encodeValue(value)},"timestamp":`;
 }
 
 /** The record of `head` stamped with `unixMs`. */

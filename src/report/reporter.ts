@@ -11,7 +11,7 @@ import type { AgentCounters } from '../agent/counters.js';
 import type { Sample } from '../agent/driver.js';
 import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
-import { LocationFields, StateSide } from '../wire.js';
+import { LocationFields } from '../wire.js';
 import type { Batcher } from './batcher.js';
 import type { Lane } from './outbox-options.js';
 import { recordHead, stamp } from './records.js';
@@ -23,15 +23,9 @@ interface HeldRecord {
   monotonicMs: number;
 }
 
-export interface ReporterOptions {
-  /** Records held while the wall time is unknown. Default 2000. */
-  maxHeld: number;
-}
-
 export class Reporter {
   readonly #held: HeldRecord[] = [];
   #waiting = false;
-  readonly #names = new Map<string, string>();
   readonly #wallTime: WallTime;
   readonly #batcher: Batcher;
   readonly #counters: AgentCounters;
@@ -39,16 +33,12 @@ export class Reporter {
   /** Held records dropped because the held buffer was full (oldest first). */
   droppedHeld = 0;
 
-  constructor(
-    wallTime: WallTime,
-    batcher: Batcher,
-    counters: AgentCounters,
-    options: ReporterOptions = { maxHeld: 2000 },
-  ) {
+  /** `maxHeld`: records held while the wall time is unknown (default 2000). */
+  constructor(wallTime: WallTime, batcher: Batcher, counters: AgentCounters, maxHeld = 2000) {
     this.#wallTime = wallTime;
     this.#batcher = batcher;
     this.#counters = counters;
-    this.#maxHeld = options.maxHeld;
+    this.#maxHeld = maxHeld;
   }
 
   /**
@@ -59,19 +49,14 @@ export class Reporter {
   channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
     const location = isLocationChannel && sample.ok && isLocation(sample.value) ? sample.value : undefined;
     if (!isLocationChannel || (sample.ok && location === undefined)) {
-      let name = this.#names.get(key); // `<key>.reported`, made once per key
-      if (name === undefined) {
-        if (this.#names.size >= 512) this.#names.clear();
-        this.#names.set(key, (name = key + StateSide.reported));
-      }
-      return this.#report('s', name, sample.ok, sample.ok ? sample.value : sample.errno, monotonicMs, prompt);
+      return this.#report('s', key, sample.ok, sample.ok ? sample.value : sample.errno, monotonicMs, prompt);
     }
     const copy: Record<string, number> = {};
     for (const field of LocationFields) {
       const v = sample.ok ? location?.[field] : sample.errno; // an error goes to every field
       if (v === undefined) continue;
       if (sample.ok) copy[field] = v;
-      this.#report('s', `${key}.${field}${StateSide.reported}`, sample.ok, v, monotonicMs, prompt);
+      this.#report('s', `${key}.${field}`, sample.ok, v, monotonicMs, prompt);
     }
     if (sample.ok) this.measurement(key, copy, monotonicMs, prompt);
   }
@@ -85,7 +70,7 @@ export class Reporter {
     return this.#held.length;
   }
 
-  /** One record (a state's `name` includes `.reported`; `value` is the errno when not `ok`). */
+  /** One record (a state's `name` without `.reported`; `value` is the errno when not `ok`). */
   #report(lane: Lane, name: string, ok: boolean, value: unknown, monotonicMs: number, prompt: boolean): void {
     this.#counters.reported++;
     this.#add(lane, recordHead(lane, name, ok, value), monotonicMs, prompt);

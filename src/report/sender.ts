@@ -29,11 +29,6 @@ import { splitGone, type KnownChannels } from './refusal.js';
 
 export type SenderState = 'idle' | 'sending' | 'waiting' | 'stopped';
 
-export interface SenderOptions {
-  /** Wait after a 401/403 before trying again, ms. Default 300000. */
-  authRetryMs: number;
-}
-
 /** What the sender needs to split a refused batch (the agent's configuration). */
 export interface Refusals {
   /** Re-reads the configuration from the service; rejects when it cannot be read. */
@@ -75,7 +70,8 @@ export class Sender {
     policy: RetryPolicy,
     logger: Logger,
     counters: AgentCounters,
-    options: SenderOptions = { authRetryMs: 300000 },
+    /** Wait after a 401/403 before trying again, ms. */
+    authRetryMs = 300000,
   ) {
     this.#clock = clock;
     this.#client = client;
@@ -83,7 +79,7 @@ export class Sender {
     this.#policy = policy;
     this.#logger = logger;
     this.#counters = counters;
-    this.#authRetryMs = options.authRetryMs;
+    this.#authRetryMs = authRetryMs;
   }
 
   get current(): SenderState {

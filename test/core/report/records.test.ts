@@ -9,10 +9,11 @@ import { utf8Length } from '../../../src/utf8.js';
 import { assert } from '../../support/assert.js';
 import { prng } from '../gnss/logs.js';
 
+/** A state record of `channel` (`<name>.reported`). */
 const encodeStateValue = (channel: string, value: unknown, unixMs: number) =>
-  stamp(recordHead('s', channel, true, value), unixMs);
+  stamp(recordHead('s', channel.replace(/\.reported$/, ''), true, value), unixMs);
 const encodeStateError = (channel: string, errno: number, unixMs: number) =>
-  stamp(recordHead('s', channel, false, errno), unixMs);
+  stamp(recordHead('s', channel.replace(/\.reported$/, ''), false, errno), unixMs);
 const encodeMeasurement = (metric: string, value: unknown, unixMs: number) =>
   stamp(recordHead('m', metric, true, value), unixMs);
 
