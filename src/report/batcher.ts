@@ -95,10 +95,8 @@ export class Batcher {
     this.#close('m');
   }
 
-  readonly #onAge = (): void => {
-    this.#timer = undefined;
-    this.flush();
-  };
+  /** The timer of the oldest open record (flush clears its fired handle, which the clock ignores). */
+  readonly #onAge = (): void => this.flush();
 
   #close(lane: Lane): void {
     const buffer = this.#lanes[lane];

@@ -24,15 +24,10 @@ export function wireSecondsText(unixMs: number): string {
   const ms = Math.round(unixMs);
   let text: string;
   if (ms >= 0 && ms <= Number.MAX_SAFE_INTEGER) {
-    const whole = Math.floor(ms / 1000);
-    let frac = ms - whole * 1000; // 0..999, printed without trailing zeros as a double would be
-    if (frac === 0) text = String(whole);
-    else {
-      let digits = frac < 10 ? '00' : frac < 100 ? '0' : '';
-      while (frac % 10 === 0) frac /= 10;
-      digits += String(frac);
-      text = `${whole}.${digits}`;
-    }
+    const frac = ms % 1000; // printed as three digits without trailing zeros, as a double would be
+    const whole = (ms - frac) / 1000;
+    const digits = frac % 10 ? 3 : frac % 100 ? 2 : 1;
+    text = frac === 0 ? String(whole) : `${whole}.${String(1000 + frac).slice(1, 1 + digits)}`;
   } else {
     text = String(Math.round(unixMs) / 1000);
   }

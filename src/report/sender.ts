@@ -115,7 +115,6 @@ export class Sender {
       if (this.#stopped()) return;
       this.#outbox.remove(batch.seq);
       this.#delivered(batch.count);
-      this.#state = 'idle';
     } catch (e) {
       if (this.#stopped()) return;
       this.#counters.failures++;
@@ -127,6 +126,7 @@ export class Sender {
         else this.#failed(error, batch.seq, 1);
       }
     }
+    if (this.#state === 'sending') this.#state = 'idle'; // not waiting for a retry
     this.kick();
   }
 
@@ -146,7 +146,6 @@ export class Sender {
     const kept = splitGone(batch, refusals.channels, this.#counters, this.#logger);
     if (kept === undefined) return true;
     this.#outbox.replace(batch, kept);
-    this.#state = 'idle';
     return false;
   }
 
@@ -176,7 +175,6 @@ export class Sender {
         left = rest.length;
         this.#outbox.replace(batch, rest);
       }
-      this.#state = 'idle';
     } catch (e) {
       if (!this.#stopped()) this.#failed(toAgentError(e), batch.seq, left);
     }
@@ -200,7 +198,6 @@ export class Sender {
 
   /** A failed delivery: drop a refused batch, or wait and retry (logged when the outage begins). */
   #failed(error: AgentError, seq: number, count: number): void {
-    this.#state = 'idle';
     if (refusesContent(error) || (error.code === 'http.status' && error.status === 413)) {
       this.online = true;
       this.#outbox.remove(seq);
@@ -240,10 +237,6 @@ export class Sender {
     this.#timer = this.#clock.setTimer(this.#onRetry, delayMs);
   }
 
-  readonly #onRetry = (): void => {
-    this.#timer = undefined;
-    if (this.#state !== 'waiting') return;
-    this.#state = 'idle';
-    this.kick();
-  };
+  /** The back-off is over (retryNow clears its fired handle, which the clock ignores). */
+  readonly #onRetry = (): void => this.retryNow();
 }
