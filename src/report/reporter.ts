@@ -103,7 +103,6 @@ export class Reporter {
 
   /** Stamps and batches every held record, oldest first. */
   #release(): void {
-    const records = this.#held.splice(0, this.#held.length);
-    for (const r of records) this.#add(r.lane, r.head, r.monotonicMs, false);
+    for (const r of this.#held.splice(0)) this.#add(r.lane, r.head, r.monotonicMs, false);
   }
 }
