@@ -29,7 +29,7 @@ export function wireSecondsText(unixMs: number): string {
     const digits = frac % 10 ? 3 : frac % 100 ? 2 : 1;
     text = frac === 0 ? String(whole) : `${whole}.${String(1000 + frac).slice(1, 1 + digits)}`;
   } else {
-    text = String(Math.round(unixMs) / 1000);
+    text = String(ms / 1000);
   }
   lastMs = unixMs;
   lastSecondsText = text;

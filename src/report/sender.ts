@@ -36,9 +36,13 @@ export interface Refusals {
   channels: KnownChannels;
 }
 
-/** Whether an answer refuses the request's content (400, 422), not a failure of the network or the service. */
-function refusesContent(error: AgentError): boolean {
-  return error.code === 'http.status' && (error.status === 400 || error.status === 422);
+/**
+ * Whether an answer refuses the request's content (400, 422), not a failure of the network or the
+ * service; with `orSize`, a request refused for its size (413) too.
+ */
+function refusesContent(error: AgentError, orSize = false): boolean {
+  const status = error.code === 'http.status' ? error.status : 0;
+  return status === 400 || status === 422 || (orSize && status === 413);
 }
 
 function halves(records: readonly string[]): string[][] {
@@ -198,7 +202,7 @@ export class Sender {
 
   /** A failed delivery: drop a refused batch, or wait and retry (logged when the outage begins). */
   #failed(error: AgentError, seq: number, count: number): void {
-    if (refusesContent(error) || (error.code === 'http.status' && error.status === 413)) {
+    if (refusesContent(error, true)) {
       this.online = true;
       this.#outbox.remove(seq);
       this.#counters.rejected += count;
