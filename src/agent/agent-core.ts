@@ -76,12 +76,8 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
       }
       this.sender.kick();
     });
-    const reporter = (this.reporter = new Reporter(wallTime, this.batcher, stats, {
-      maxHeld: options.maxHeld ?? 2000,
-    }));
-    const sender = (this.sender = new Sender(clock, client, outbox, retry, logger, stats, {
-      authRetryMs: options.authRetryMs ?? 300000,
-    }));
+    const reporter = (this.reporter = new Reporter(wallTime, this.batcher, stats, options.maxHeld));
+    const sender = (this.sender = new Sender(clock, client, outbox, retry, logger, stats, options.authRetryMs));
     const scheduler = (this.scheduler = new Scheduler(clock));
     const channels = (this.channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     const follower = (this.follower = new ConfigFollower({

@@ -40,16 +40,12 @@ export const defaultBatchOptions: BatchOptions = { maxRecords: 500, maxBytes: 64
 
 /** A lane's open batch: its records and their JSON bytes (2: the brackets, plus a comma per record). */
 interface LaneBuffer {
-  readonly lane: Lane;
   readonly parts: string[];
   bytes: number;
 }
 
 export class Batcher {
-  readonly #lanes: readonly LaneBuffer[] = [
-    { lane: 's', parts: [], bytes: 2 },
-    { lane: 'm', parts: [], bytes: 2 },
-  ];
+  readonly #lanes: Record<Lane, LaneBuffer> = { s: { parts: [], bytes: 2 }, m: { parts: [], bytes: 2 } };
   #timer: TimerHandle | undefined;
   readonly #clock: Clock;
   readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;
@@ -69,9 +65,9 @@ export class Batcher {
    * records before it, instead of waiting for the batch timer.
    */
   add(lane: Lane, record: string, prompt = false): void {
-    const buffer = lane === 's' ? this.#lanes[0]! : this.#lanes[1]!;
+    const buffer = this.#lanes[lane];
     const size = byteLength(record) + 1; // and its comma
-    if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.#close(buffer);
+    if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.#close(lane);
     buffer.parts.push(record);
     buffer.bytes += size;
     if (
@@ -79,7 +75,7 @@ export class Batcher {
       buffer.parts.length >= this.options.maxRecords ||
       buffer.bytes >= this.options.maxBytes
     ) {
-      this.#close(buffer);
+      this.#close(lane);
     }
     if (this.#timer === undefined && this.pending > 0) {
       this.#timer = this.#clock.setTimer(this.#onAge, this.options.maxAgeMs);
@@ -88,28 +84,28 @@ export class Batcher {
 
   /** Records waiting in open batches. */
   get pending(): number {
-    return this.#lanes[0]!.parts.length + this.#lanes[1]!.parts.length;
+    return this.#lanes.s.parts.length + this.#lanes.m.parts.length;
   }
 
   /** Closes both lanes now. */
   flush(): void {
     if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
-    for (const buffer of this.#lanes) this.#close(buffer);
+    this.#close('s');
+    this.#close('m');
   }
 
-  readonly #onAge = (): void => {
-    this.#timer = undefined;
-    this.flush();
-  };
+  /** The timer of the oldest open record (flush clears its fired handle, which the clock ignores). */
+  readonly #onAge = (): void => this.flush();
 
-  #close(buffer: LaneBuffer): void {
+  #close(lane: Lane): void {
+    const buffer = this.#lanes[lane];
     const count = buffer.parts.length;
     if (count === 0) return;
     const json = `[${buffer.parts.join(',')}]`;
     const bytes = buffer.bytes - 1; // the last record has no comma
     buffer.parts.length = 0;
     buffer.bytes = 2;
-    this.#onBatch(buffer.lane, json, count, bytes);
+    this.#onBatch(lane, json, count, bytes);
   }
 }

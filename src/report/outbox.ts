@@ -61,10 +61,8 @@ export class Outbox {
     const { maxRecords, maxBytes } = this.options;
     if (count > maxRecords || bytes > maxBytes) throw new AgentError('too-large', `outbox: batch ${count}/${bytes} B`);
     while (this.#index.length > 0 && (this.records + count > maxRecords || this.bytes + bytes > maxBytes)) {
-      const oldest = this.#index[0]!;
-      this.remove(oldest.seq);
-      this.dropped += oldest.count;
-      this.#logger.log('warn', 'outbox: full, oldest dropped', { records: oldest.count, dropped: this.dropped });
+      const records = this.#dropOldest();
+      this.#logger.log('warn', 'outbox: full, oldest dropped', { records, dropped: this.dropped });
     }
     this.records += count;
     this.bytes += bytes;
@@ -82,17 +80,26 @@ export class Outbox {
       const entry = this.#index[0]!;
       const json = entry.json ?? this.#read(entry.slot)?.json;
       if (json !== undefined) return { seq: entry.seq, lane: entry.lane, count: entry.count, json };
-      this.dropped += entry.count; // vanished or damaged since written
-      this.remove(entry.seq);
+      this.#dropOldest(); // vanished or damaged since written
     }
     return undefined;
   }
 
-  /** Rewrites a queued batch with the records left after a refused write, in its place. */
-  replace(batch: OutboxBatch, json: string, count: number): void {
+  /** Removes the oldest batch, its records counted as dropped; returns how many. */
+  #dropOldest(): number {
+    const { seq, count } = this.#index[0]!;
+    this.remove(seq);
+    this.dropped += count;
+    return count;
+  }
+
+  /** Rewrites a queued batch with the records (JSON texts) left after a refused write, in its place. */
+  replace(batch: OutboxBatch, records: readonly string[]): void {
     const entry = this.#index.find((e) => e.seq === batch.seq);
+    const count = records.length;
     if (entry === undefined) return;
     if (count < 1) return this.remove(batch.seq);
+    const json = `[${records.join(',')}]`;
     const bytes = byteLength(json);
     this.#release(entry.slot);
     this.records += count - entry.count;
@@ -161,10 +168,8 @@ export class Outbox {
     if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
-  readonly #onPersistTimer = (): void => {
-    this.#timer = undefined;
-    if (this.#offline) this.persist();
-  };
+  /** Only set while offline (deliveryOk cancels it); persist clears its fired handle, which the clock ignores. */
+  readonly #onPersistTimer = (): void => this.persist();
 
   /** Joins a batch to its lane's newest RAM batch, not the head (in flight), within the entry bounds. */
   #coalesce(lane: Lane, json: string, count: number, bytes: number): boolean {

@@ -1,14 +1,17 @@
 /**
  * JSON text of the records the agent writes (spec 4.6 states/write entries,
- * 4.7 measurements/write entries). Records are encoded once, when stamped, and
+ * 4.7 measurements/write entries). Records are encoded once and
  * travel as text through the batcher, the outbox and the request body.
  * Timestamps are Unix seconds with millisecond precision (spec 2.1).
  *
  * Cheap per sample: a scan's records share one timestamp, whose text is made
- * once (from integers, not by printing a double); a channel name is encoded
- * once. The batcher counts a record's UTF-8 bytes (`byteLength`).
+ * once (from integers, not by printing a double); a name is encoded once. A
+ * record is encoded up to its timestamp when reported (`recordHead`) and
+ * stamped once the wall time is known (`stamp`). The batcher counts a
+ * record's UTF-8 bytes (`byteLength`).
  */
-import type { SampleValue } from '../agent/driver.js';
+import { StateSide } from '../wire.js';
+import type { Lane } from './outbox-options.js';
 
 /**
  * Text of the wire seconds of `unixMs` (1767225600123 -> "1767225600.123"): the same as
@@ -21,48 +24,47 @@ export function wireSecondsText(unixMs: number): string {
   const ms = Math.round(unixMs);
   let text: string;
   if (ms >= 0 && ms <= Number.MAX_SAFE_INTEGER) {
-    const whole = Math.floor(ms / 1000);
-    let frac = ms - whole * 1000; // 0..999, printed without trailing zeros as a double would be
-    if (frac === 0) text = String(whole);
-    else {
-      let digits = frac < 10 ? '00' : frac < 100 ? '0' : '';
-      while (frac % 10 === 0) frac /= 10;
-      digits += String(frac);
-      text = `${whole}.${digits}`;
-    }
+    const frac = ms % 1000; // printed as three digits without trailing zeros, as a double would be
+    const whole = (ms - frac) / 1000;
+    const digits = frac % 10 ? 3 : frac % 100 ? 2 : 1;
+    text = frac === 0 ? String(whole) : `${whole}.${String(1000 + frac).slice(1, 1 + digits)}`;
   } else {
-    text = String(Math.round(unixMs) / 1000);
+    text = String(ms / 1000);
   }
   lastMs = unixMs;
   lastSecondsText = text;
   return text;
 }
 
-/** JSON-encoded channel names, bounded: a device has few channels, an application may invent names. */
-const encodedNames = new Map<string, string>();
+/**
+ * JSON-encoded names per lane, bounded (a device has few channels, an application may invent
+ * metrics): a state's is that of `<name>.reported`, made once, not per sample.
+ */
+const encodedNames: Record<Lane, Map<string, string>> = { s: new Map(), m: new Map() };
 
-function encodeName(name: string): string {
-  let json = encodedNames.get(name);
+function encodeName(lane: Lane, name: string): string {
+  const names = encodedNames[lane];
+  let json = names.get(name);
   if (json === undefined) {
-    if (encodedNames.size >= 512) encodedNames.clear();
-    encodedNames.set(name, (json = JSON.stringify(name)));
+    if (names.size >= 512) names.clear();
+    names.set(name, (json = JSON.stringify(lane === 's' ? name + StateSide.reported : name)));
   }
   return json;
 }
 
-/** One `states/write` entry carrying a value. */
-export function encodeStateValue(channel: string, value: SampleValue, unixMs: number): string {
-  return `{"channel":${encodeName(channel)},"value":${encodeValue(value)},"timestamp":${wireSecondsText(unixMs)}}`;
+/**
+ * A record up to its timestamp, which `stamp` adds: a `states/write` entry of channel
+ * `<name>.reported` carrying a value (`ok`) or a negative POSIX error (`value` is the errno;
+ * only on `.reported`, spec 4.6 rule 2), `{"channel":"temp.reported","value":21.5,"timestamp":`,
+ * or a `measurements/write` entry (lane `m`) of metric `name`, `{"metric":"gps","value":{...},"timestamp":`.
+ */
+export function recordHead(lane: Lane, name: string, ok: boolean, value: unknown): string {
+  return `{"${lane === 's' ? 'channel' : 'metric'}":${encodeName(lane, name)},"${ok ? 'value' : 'error'}":${encodeValue(value)},"timestamp":`;
 }
 
-/** One `states/write` entry carrying a negative POSIX error (only on `.reported`, spec 4.6 rule 2). */
-export function encodeStateError(channel: string, errno: number, unixMs: number): string {
-  return `{"channel":${encodeName(channel)},"error":${errno},"timestamp":${wireSecondsText(unixMs)}}`;
-}
-
-/** One `measurements/write` entry. */
-export function encodeMeasurement(metric: string, value: unknown, unixMs: number): string {
-  return `{"metric":${JSON.stringify(metric)},"value":${encodeValue(value)},"timestamp":${wireSecondsText(unixMs)}}`;
+/** The record of `head` stamped with `unixMs`. */
+export function stamp(head: string, unixMs: number): string {
+  return `${head}${wireSecondsText(unixMs)}}`;
 }
 
 /** JSON of a value; non-finite numbers (not JSON) become strings ("NaN", "Infinity"). */

@@ -25,15 +25,15 @@ export interface KnownChannels {
 }
 
 /**
- * The records of `batch` left once those of removed channels are dropped
- * (count may be 0), or undefined when none is of a removed channel.
+ * The JSON text of each record of `batch` left once those of removed channels
+ * are dropped (maybe none), or undefined when none is of a removed channel.
  */
 export function splitGone(
   batch: OutboxBatch,
   channels: KnownChannels,
   counters: AgentCounters,
   logger: Logger,
-): { json: string; count: number } | undefined {
+): string[] | undefined {
   const state = batch.lane === 's';
   const kept: string[] = [];
   const gone = new Map<string, number>();
@@ -51,5 +51,5 @@ export function splitGone(
     counters.rejected += records;
     logger.log('warn', 'sender: channel gone, dropped', { key, records });
   }
-  return { json: `[${kept.join(',')}]`, count: kept.length };
+  return kept;
 }

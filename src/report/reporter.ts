@@ -8,32 +8,24 @@
  * dropped, counted), and stamped once the time is known.
  */
 import type { AgentCounters } from '../agent/counters.js';
-import type { Sample, SampleValue } from '../agent/driver.js';
+import type { Sample } from '../agent/driver.js';
 import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
-import { LocationFields, StateSide } from '../wire.js';
+import { LocationFields } from '../wire.js';
 import type { Batcher } from './batcher.js';
 import type { Lane } from './outbox-options.js';
-import { encodeMeasurement, encodeStateError, encodeStateValue } from './records.js';
+import { recordHead, stamp } from './records.js';
 
+/** A record waiting for the wall time: encoded up to its timestamp (records.ts). */
 interface HeldRecord {
   lane: Lane;
-  name: string;
-  ok: boolean;
-  value: unknown;
-  errno: number;
+  head: string;
   monotonicMs: number;
-}
-
-export interface ReporterOptions {
-  /** Records held while the wall time is unknown. Default 2000. */
-  maxHeld: number;
 }
 
 export class Reporter {
   readonly #held: HeldRecord[] = [];
   #waiting = false;
-  readonly #names = new Map<string, string>();
   readonly #wallTime: WallTime;
   readonly #batcher: Batcher;
   readonly #counters: AgentCounters;
@@ -41,16 +33,12 @@ export class Reporter {
   /** Held records dropped because the held buffer was full (oldest first). */
   droppedHeld = 0;
 
-  constructor(
-    wallTime: WallTime,
-    batcher: Batcher,
-    counters: AgentCounters,
-    options: ReporterOptions = { maxHeld: 2000 },
-  ) {
+  /** `maxHeld`: records held while the wall time is unknown (default 2000). */
+  constructor(wallTime: WallTime, batcher: Batcher, counters: AgentCounters, maxHeld = 2000) {
     this.#wallTime = wallTime;
     this.#batcher = batcher;
     this.#counters = counters;
-    this.#maxHeld = options.maxHeld;
+    this.#maxHeld = maxHeld;
   }
 
   /**
@@ -59,70 +47,41 @@ export class Reporter {
    * its own small batch (Batcher.add), not after the batch timer.
    */
   channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
-    const value = sample.ok ? sample.value : undefined;
-    const errno = sample.ok ? 0 : sample.errno;
     const location = isLocationChannel && sample.ok && isLocation(sample.value) ? sample.value : undefined;
     if (!isLocationChannel || (sample.ok && location === undefined)) {
-      let name = this.#names.get(key); // `<key>.reported`, made once per key
-      if (name === undefined) {
-        if (this.#names.size >= 512) this.#names.clear();
-        this.#names.set(key, (name = key + StateSide.reported));
-      }
-      return this.state(name, sample.ok, value, errno, monotonicMs, prompt);
+      return this.#report('s', key, sample.ok, sample.ok ? sample.value : sample.errno, monotonicMs, prompt);
     }
     const copy: Record<string, number> = {};
     for (const field of LocationFields) {
-      const v = location?.[field];
-      if (sample.ok && v === undefined) continue;
-      if (v !== undefined) copy[field] = v;
-      this.state(`${key}.${field}${StateSide.reported}`, sample.ok, v, errno, monotonicMs, prompt);
+      const v = sample.ok ? location?.[field] : sample.errno; // an error goes to every field
+      if (v === undefined) continue;
+      if (sample.ok) copy[field] = v;
+      this.#report('s', `${key}.${field}`, sample.ok, v, monotonicMs, prompt);
     }
     if (sample.ok) this.measurement(key, copy, monotonicMs, prompt);
   }
 
-  /** One state record (`name` includes `.reported`). */
-  state(
-    name: string,
-    ok: boolean,
-    value: SampleValue | undefined,
-    errno: number,
-    monotonicMs: number,
-    prompt = false,
-  ): void {
-    this.#counters.reported++;
-    this.#add('s', name, ok, value, errno, monotonicMs, prompt);
-  }
-
   /** One measurement record (application API and location channels). */
   measurement(metric: string, value: unknown, monotonicMs: number, prompt = false): void {
-    this.#counters.reported++;
-    this.#add('m', metric, true, value, 0, monotonicMs, prompt);
+    this.#report('m', metric, true, value, monotonicMs, prompt);
   }
 
   get heldCount(): number {
     return this.#held.length;
   }
 
+  /** One record (a state's `name` without `.reported`; `value` is the errno when not `ok`). */
+  #report(lane: Lane, name: string, ok: boolean, value: unknown, monotonicMs: number, prompt: boolean): void {
+    this.#counters.reported++;
+    this.#add(lane, recordHead(lane, name, ok, value), monotonicMs, prompt);
+  }
+
   /** Stamps and batches a record (the held ones first), or holds it while the wall time is unknown. */
-  #add(
-    lane: Lane,
-    name: string,
-    ok: boolean,
-    value: unknown,
-    errno: number,
-    monotonicMs: number,
-    prompt: boolean,
-  ): void {
+  #add(lane: Lane, head: string, monotonicMs: number, prompt: boolean): void {
     const unixMs = this.#wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.#hold({ lane, name, ok, value, errno, monotonicMs });
+    if (unixMs === undefined) return this.#hold({ lane, head, monotonicMs });
     if (this.#held.length > 0) this.#release();
-    const record =
-      lane === 'm'
-        ? encodeMeasurement(name, value, unixMs)
-        : ok
-          ? encodeStateValue(name, value as SampleValue, unixMs)
-          : encodeStateError(name, errno, unixMs);
-    this.#batcher.add(lane, record, prompt);
+    this.#batcher.add(lane, stamp(head, unixMs), prompt);
   }
 
   #hold(record: HeldRecord): void {
@@ -144,7 +103,6 @@ export class Reporter {
 
   /** Stamps and batches every held record, oldest first. */
   #release(): void {
-    const records = this.#held.splice(0, this.#held.length);
-    for (const r of records) this.#add(r.lane, r.name, r.ok, r.value, r.errno, r.monotonicMs, false);
+    for (const r of this.#held.splice(0)) this.#add(r.lane, r.head, r.monotonicMs, false);
   }
 }

@@ -18,7 +18,7 @@
  * agent calls it on any successful request).
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { toAgentError, type AgentError } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -29,11 +29,6 @@ import { splitGone, type KnownChannels } from './refusal.js';
 
 export type SenderState = 'idle' | 'sending' | 'waiting' | 'stopped';
 
-export interface SenderOptions {
-  /** Wait after a 401/403 before trying again, ms. Default 300000. */
-  authRetryMs: number;
-}
-
 /** What the sender needs to split a refused batch (the agent's configuration). */
 export interface Refusals {
   /** Re-reads the configuration from the service; rejects when it cannot be read. */
@@ -41,9 +36,13 @@ export interface Refusals {
   channels: KnownChannels;
 }
 
-/** Whether an answer refuses the request's content (400, 422), not a failure of the network or the service. */
-function refusesContent(error: AgentError): boolean {
-  return error.code === 'http.status' && (error.status === 400 || error.status === 422);
+/**
+ * Whether an answer refuses the request's content (400, 422), not a failure of the network or the
+ * service; with `orSize`, a request refused for its size (413) too.
+ */
+function refusesContent(error: AgentError, orSize = false): boolean {
+  const status = error.code === 'http.status' ? error.status : 0;
+  return status === 400 || status === 422 || (orSize && status === 413);
 }
 
 function halves(records: readonly string[]): string[][] {
@@ -75,7 +74,8 @@ export class Sender {
     policy: RetryPolicy,
     logger: Logger,
     counters: AgentCounters,
-    options: SenderOptions = { authRetryMs: 300000 },
+    /** Wait after a 401/403 before trying again, ms. */
+    authRetryMs = 300000,
   ) {
     this.#clock = clock;
     this.#client = client;
@@ -83,7 +83,7 @@ export class Sender {
     this.#policy = policy;
     this.#logger = logger;
     this.#counters = counters;
-    this.#authRetryMs = options.authRetryMs;
+    this.#authRetryMs = authRetryMs;
   }
 
   get current(): SenderState {
@@ -119,7 +119,6 @@ export class Sender {
       if (this.#stopped()) return;
       this.#outbox.remove(batch.seq);
       this.#delivered(batch.count);
-      this.#state = 'idle';
     } catch (e) {
       if (this.#stopped()) return;
       this.#counters.failures++;
@@ -131,6 +130,7 @@ export class Sender {
         else this.#failed(error, batch.seq, 1);
       }
     }
+    if (this.#state === 'sending') this.#state = 'idle'; // not waiting for a retry
     this.kick();
   }
 
@@ -143,14 +143,13 @@ export class Sender {
       if (this.#stopped()) return false;
       const reason = toAgentError(e).message;
       this.#logger.log('warn', 'sender: refused, config unreadable', { status: error.status, reason });
-      this.#wait(this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs);
+      this.#wait(this.#backoff());
       return false;
     }
     if (this.#stopped()) return false;
-    const split = splitGone(batch, refusals.channels, this.#counters, this.#logger);
-    if (split === undefined) return true;
-    this.#outbox.replace(batch, split.json, split.count);
-    this.#state = 'idle';
+    const kept = splitGone(batch, refusals.channels, this.#counters, this.#logger);
+    if (kept === undefined) return true;
+    this.#outbox.replace(batch, kept);
     return false;
   }
 
@@ -160,9 +159,9 @@ export class Sender {
     let left = batch.count;
     try {
       while (pending.length > 0) {
+        if (this.#stopped()) return;
         const chunk = pending.shift()!;
         try {
-          if (this.#stopped()) throw new AgentError('closed', 'sender: stopped');
           await this.#post(batch.lane, `[${chunk.join(',')}]`);
           this.#delivered(chunk.length);
         } catch (e) {
@@ -176,10 +175,10 @@ export class Sender {
           const record = chunk[0]!.slice(0, 160);
           this.#logger.log('error', 'sender: record refused, dropped', { status: error.status, record });
         }
-        left = pending.reduce((n, part) => n + part.length, 0);
-        this.#outbox.replace(batch, `[${pending.map((part) => part.join(',')).join(',')}]`, left);
+        const rest = pending.flat();
+        left = rest.length;
+        this.#outbox.replace(batch, rest);
       }
-      this.#state = 'idle';
     } catch (e) {
       if (!this.#stopped()) this.#failed(toAgentError(e), batch.seq, left);
     }
@@ -203,8 +202,7 @@ export class Sender {
 
   /** A failed delivery: drop a refused batch, or wait and retry (logged when the outage begins). */
   #failed(error: AgentError, seq: number, count: number): void {
-    this.#state = 'idle';
-    if (refusesContent(error) || (error.code === 'http.status' && error.status === 413)) {
+    if (refusesContent(error, true)) {
       this.online = true;
       this.#outbox.remove(seq);
       this.#counters.rejected += count;
@@ -212,16 +210,20 @@ export class Sender {
       return this.#logger.log('error', 'sender: batch refused, dropped', fields);
     }
     this.#outbox.deliveryFailed();
-    if (error.code === 'auth') {
-      this.online = true;
+    this.online = error.code === 'auth'; // only a refused token counts as reaching the service
+    if (this.online) {
       if (!this.#authFailed) this.#logger.log('error', 'sender: token refused', { status: error.status });
       this.#authFailed = true;
       return this.#wait(this.#authRetryMs);
     }
-    this.online = false;
-    const delayMs = this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs;
+    const delayMs = this.#backoff();
     if (this.#attempt === 1) this.#logger.log('warn', 'sender: delivery failed', { code: error.code, delayMs });
     this.#wait(delayMs);
+  }
+
+  /** The next retry delay of the policy (the auth wait once it gives none). */
+  #backoff(): number {
+    return this.#policy.nextDelayMs(++this.#attempt) ?? this.#authRetryMs;
   }
 
   /** Whether `stop` was called (while a request was out, too). */
@@ -239,10 +241,6 @@ export class Sender {
     this.#timer = this.#clock.setTimer(this.#onRetry, delayMs);
   }
 
-  readonly #onRetry = (): void => {
-    this.#timer = undefined;
-    if (this.#state !== 'waiting') return;
-    this.#state = 'idle';
-    this.kick();
-  };
+  /** The back-off is over (retryNow clears its fired handle, which the clock ignores). */
+  readonly #onRetry = (): void => this.retryNow();
 }

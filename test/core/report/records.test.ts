@@ -4,10 +4,18 @@
  * UTF-8 length, for ASCII and non-ASCII names and values.
  */
 import { byteLength } from '../../../src/report/batcher.js';
-import { encodeMeasurement, encodeStateError, encodeStateValue, wireSecondsText } from '../../../src/report/records.js';
+import { recordHead, stamp, wireSecondsText } from '../../../src/report/records.js';
 import { utf8Length } from '../../../src/utf8.js';
 import { assert } from '../../support/assert.js';
 import { prng } from '../gnss/logs.js';
+
+/** A state record of `channel` (`<name>.reported`). */
+const encodeStateValue = (channel: string, value: unknown, unixMs: number) =>
+  stamp(recordHead('s', channel.replace(/\.reported$/, ''), true, value), unixMs);
+const encodeStateError = (channel: string, errno: number, unixMs: number) =>
+  stamp(recordHead('s', channel.replace(/\.reported$/, ''), false, errno), unixMs);
+const encodeMeasurement = (metric: string, value: unknown, unixMs: number) =>
+  stamp(recordHead('m', metric, true, value), unixMs);
 
 describe('report/records', () => {
   it('prints wire seconds from integers exactly as the double prints', () => {
@@ -17,6 +25,25 @@ describe('report/records', () => {
     for (const ms of [...cases, -1500, -0.4, 2 ** 60]) {
       assert.equal(wireSecondsText(ms), String(Math.round(ms) / 1000), `ms ${ms}`);
     }
+  });
+
+  it('writes the wire text of each record kind, field by field in this order', () => {
+    assert.equal(
+      encodeStateValue('temp.reported', 21.5, 1767225600123),
+      '{"channel":"temp.reported","value":21.5,"timestamp":1767225600.123}',
+    );
+    assert.equal(
+      encodeStateError('temp.reported', -110, 1767225600000),
+      '{"channel":"temp.reported","error":-110,"timestamp":1767225600}',
+    );
+    assert.equal(
+      encodeMeasurement('gps', { lat: 1.5, lon: 2 }, 1767225600010),
+      '{"metric":"gps","value":{"lat":1.5,"lon":2},"timestamp":1767225600.01}',
+    );
+    assert.equal(encodeStateValue('ok.reported', false, 1000), '{"channel":"ok.reported","value":false,"timestamp":1}');
+    assert.equal(encodeStateValue('x.reported', NaN, 1000), '{"channel":"x.reported","value":"NaN","timestamp":1}');
+    assert.equal(encodeMeasurement('m', -Infinity, 1000), '{"metric":"m","value":"-Infinity","timestamp":1}');
+    assert.equal(encodeMeasurement('m', undefined, 1000), '{"metric":"m","value":null,"timestamp":1}');
   });
 
   it('encodes records as JSON whose UTF-8 byte count the batcher counts, for ASCII and non-ASCII text', () => {
