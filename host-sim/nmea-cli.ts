@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { FixTracker } from '../src/gnss/fix-tracker.js';
 import { dateDays } from '../src/gnss/nmea-decode.js';
 import type { NmeaFields } from '../src/gnss/nmea-fields.js';
-import { NmeaParser } from '../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../src/gnss/nmea-parser.js';
 
 const USAGE = 'usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)';
 const HINT = '(npm run nmea -- --help shows the usage)';
@@ -136,7 +136,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (used && !f.bad && f.type === RMC) date.read(f, tracker.timeOfDayMs);
     return used;
   };
-  const parser = new NmeaParser({ onLine });
+  const parser = new CountingNmeaParser({ onLine });
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.startsWith('#')) continue;

@@ -14,7 +14,7 @@ import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
 import type { Clock, Logger, Serial, SerialOptions, SerialPort } from '../ports.js';
 import { FixTracker } from './fix-tracker.js';
-import { NmeaParser } from './nmea-parser.js';
+import { NmeaParser, type NmeaTally } from './nmea-parser.js';
 
 /** A location channel's driver: it answers at once, a Location or -ETIMEDOUT. */
 export interface LocationDriver extends ChannelDriver {
@@ -28,6 +28,8 @@ export interface GnssLocationProviderOptions {
   port: SerialOptions;
   clock: Clock;
   logger: Logger;
+  /** Hears what the parser saw (host tools and tests count it; see CountingNmeaParser). */
+  tally?: NmeaTally | undefined;
 }
 
 /** Serves `location` channels from one GNSS receiver. */
@@ -40,7 +42,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
 
   constructor(options: GnssLocationProviderOptions) {
     this.#options = options;
-    this.parser = new NmeaParser((this.tracker = new FixTracker(options)));
+    this.parser = new NmeaParser((this.tracker = new FixTracker(options)), options.tally);
   }
 
   /**

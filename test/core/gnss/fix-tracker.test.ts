@@ -1,6 +1,6 @@
 import type { Location } from '../../../src/agent/driver.js';
 import { FixTracker } from '../../../src/gnss/fix-tracker.js';
-import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { assert } from '../../support/assert.js';
 import { ascii, logBody, nmea } from './logs.js';
@@ -8,14 +8,14 @@ import { ascii, logBody, nmea } from './logs.js';
 function rig(): {
   clock: FakeClock;
   tracker: FixTracker;
-  parser: NmeaParser;
+  parser: CountingNmeaParser;
   feed: (text: string) => void;
   epochs: string[];
 } {
   const clock = new FakeClock();
   const epochs: string[] = [];
   const tracker = new FixTracker({ clock, onEpochEnd: (t) => epochs.push(`${t.timeOfDayMs}:${t.valid}`) });
-  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
+  const parser = new CountingNmeaParser({ onLine: (f) => tracker.onLine(f) });
   return { clock, tracker, parser, feed: (text) => parser.push(ascii(text)), epochs };
 }
 
