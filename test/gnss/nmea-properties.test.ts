@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { FixTracker } from '../../src/gnss/fix-tracker.js';
+import { EpochTracker } from '../../src/gnss/epoch-tracker.js';
 import { CountingNmeaParser } from '../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { assert } from '../support/assert.js';
@@ -28,7 +29,7 @@ function checksumPasses(line: string): boolean {
 }
 
 function fixState(lines: readonly string[], chunk: number): string {
-  const tracker = new FixTracker({ clock: new FakeClock() });
+  const tracker = new EpochTracker({ clock: new FakeClock() });
   const parser = new CountingNmeaParser({ onLine: (f) => tracker.onLine(f) });
   const bytes = ascii(lines.map((l) => l + '\r\n').join(''));
   for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
