@@ -36,13 +36,13 @@ export interface GnssLocationProviderOptions {
 export class GnssLocationProvider implements ChannelDriverProvider {
   readonly types = ['location'] as const;
   readonly tracker: FixTracker;
-  readonly parser: NmeaParser;
+  readonly #parser: NmeaParser;
   #port: SerialPort | undefined;
   readonly #options: GnssLocationProviderOptions;
 
   constructor(options: GnssLocationProviderOptions) {
     this.#options = options;
-    this.parser = new NmeaParser((this.tracker = new FixTracker(options)), options.tally);
+    this.#parser = new NmeaParser((this.tracker = new FixTracker(options)), options.tally);
   }
 
   /**
@@ -84,7 +84,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     // The receiver's port is read-only here (no writes that could fail); on Node,
     // ReopeningSerial logs a port's failure and return (docs/gnss.md).
     try {
-      this.#port = serial.open(port, { onData: (bytes) => this.parser.push(bytes) });
+      this.#port = serial.open(port, { onData: (bytes) => this.#parser.push(bytes) });
     } catch (e) {
       throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
     }

@@ -39,8 +39,8 @@ export class ModbusChannelDriver implements ChannelDriver {
   readonly #logger: Logger;
   /** The channel's read. */
   readonly #read: ModbusRequest;
-  /** Coils and discrete inputs: one bit per address. */
-  readonly #bits: boolean;
+  /** Bits per address: 1 for coils and discrete inputs, 16 for registers. */
+  readonly #width: number;
   readonly #value: { ok: true; value: Value } = { ok: true, value: 0 };
   readonly #error: { ok: false; errno: number } = { ok: false, errno: 0 };
   #lastErrno = 0;
@@ -51,9 +51,8 @@ export class ModbusChannelDriver implements ChannelDriver {
     this.#bus = bus;
     this.#logger = logger;
     const functionCode = readFunction[channel.registerType];
-    this.#bits = functionCode <= 2;
-    const end = channel.dataOffsetBits + channel.dataSizeBits;
-    const count = this.#bits ? end : Math.ceil(end / 16);
+    const width = (this.#width = functionCode <= 2 ? 1 : 16);
+    const count = Math.ceil((channel.dataOffsetBits + channel.dataSizeBits) / width);
     const address = channel.registerAddress;
     if (count > readLimit(functionCode) || address + count > 65536) {
       throw new AgentError('config.invalid', `modbus ${channel.key}: field beyond one request`);
@@ -72,8 +71,8 @@ export class ModbusChannelDriver implements ChannelDriver {
 
   #toSample(result: ModbusResult): Sample {
     if (!result.ok) return this.#fail(result.errno, result.reason);
-    const at = (this.#read.address - result.address) * (this.#bits ? 1 : 16);
-    const decoded = decodeData(result.data, this.#channel, at, this.#bits);
+    const width = this.#width;
+    const decoded = decodeData(result.data, this.#channel, (this.#read.address - result.address) * width, width === 1);
     if (isFailure(decoded)) return this.#fail(decoded.errno, decoded.reason);
     this.#lastErrno = 0;
     this.#value.value = decoded;
@@ -106,13 +105,14 @@ export class ModbusChannelDriver implements ChannelDriver {
   async #write(bus: Bus, raw: Value): Promise<ModbusResult | Failure> {
     const c = this.#channel;
     const { dataOffsetBits: offset, dataSizeBits: size, deviceAddress: unit } = c;
-    const bits = this.#bits;
-    const width = bits ? 1 : 16;
+    const width = this.#width;
+    const bits = width === 1;
     const first = Math.floor(offset / width);
     const count = Math.ceil((offset + size) / width) - first;
     const address = c.registerAddress + first;
-    let data = new Uint8Array(bits ? Math.ceil(count / 8) : count * 2);
-    if (offset % width !== 0 || size % width !== 0) {
+    let data = new Uint8Array(Math.ceil((count * width) / 8));
+    // A field that does not cover its registers whole: read them first (never so for coils).
+    if ((offset | size) % width !== 0) {
       const read = await bus.request({ unit, functionCode: 3, address, count });
       if (!read.ok) return read;
       data = read.data.slice((address - read.address) * 2, (address - read.address + count) * 2);

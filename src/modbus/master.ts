@@ -107,7 +107,7 @@ export class ModbusMaster {
   onData(bytes: Uint8Array): void {
     if (this.#state !== AWAITING) return;
     const rx = this.#rx;
-    for (let i = 0; i < bytes.length && this.#rxLength < MAX_ADU_BYTES; i++) rx[this.#rxLength++] = bytes[i] ?? 0;
+    for (let i = 0; i < bytes.length && this.#rxLength < MAX_ADU_BYTES; i++) rx[this.#rxLength++] = bytes[i]!;
     this.#lineFreeAtMs = this.#clock.monotonicMs() + this.#silentMs;
     const expected = expectedResponseLength(rx, this.#rxLength);
     const complete = expected !== 0 && this.#rxLength >= expected;
@@ -164,8 +164,8 @@ export class ModbusMaster {
     this.#timer = this.#clock.setTimer(() => this.#send(), waitMs);
   }
 
+  /** The silent interval is over (the timer #next set; close stops it). */
   #send(): void {
-    if (this.#state !== SILENCE) return;
     const p = (this.#current ??= this.#queue.shift() as Pending);
     const length = encodeRequest(p, this.#tx);
     this.#rxLength = 0;
@@ -186,7 +186,7 @@ export class ModbusMaster {
     const n = checkResponse(this.#tx, this.#rx, length);
     if (n === GARBLED) return this.#endAttempt(true);
     this.#health[p.unit] = 1;
-    const code = this.#rx[2] ?? 0;
+    const code = this.#rx[2]!;
     if (n === EXCEPTION) return this.#finish(failure(exceptionErrno(code), `exception ${code}`));
     this.#finish({ ok: true, data: this.#rx.slice(3, 3 + n), address: p.address });
   }
@@ -196,7 +196,7 @@ export class ModbusMaster {
     const p = this.#current as Pending;
     p.garbled ||= garbled;
     const unit = p.unit;
-    const health = this.#health[unit] ?? 0;
+    const health = this.#health[unit]!;
     if (p.attempt <= (health === ABSENT ? 0 : RETRIES)) return this.#next();
     if (p.garbled) return this.#finish(GARBLED_ANSWERS);
     const present = health > 0 && health < ABSENT_AFTER_SILENT_REQUESTS;

@@ -44,7 +44,7 @@ for (let n = 0; n < 256; n++) {
 /** CRC of `bytes[0 .. end)`. */
 export function crc16(bytes: Uint8Array, end = bytes.length): number {
   let crc = 0xffff;
-  for (let i = 0; i < end; i++) crc = (crc >>> 8) ^ (table[(crc ^ (bytes[i] ?? 0)) & 0xff] ?? 0);
+  for (let i = 0; i < end; i++) crc = (crc >>> 8) ^ table[(crc ^ bytes[i]!) & 0xff]!;
   return crc;
 }
 
@@ -89,9 +89,9 @@ export function encodeRequest(r: ModbusRequest, out: Uint8Array): number {
 
 /** Length the response in `rx[0 .. length)` will have when complete, or 0 while too short to tell. */
 export function expectedResponseLength(rx: Uint8Array, length: number): number {
-  const fc = rx[1] ?? 0;
+  const fc = rx[1]!;
   if (length < 3) return 0;
-  return fc >= 0x80 ? 5 : fc <= 4 ? 5 + (rx[2] ?? 0) : 8;
+  return fc >= 0x80 ? 5 : fc <= 4 ? 5 + rx[2]! : 8;
 }
 
 /** `checkResponse`: an answer not to be believed (bad CRC, another unit or function, a wrong length or echo). */
@@ -107,12 +107,12 @@ export const EXCEPTION = -2;
  * quantity), GARBLED or EXCEPTION.
  */
 export function checkResponse(sent: Uint8Array, rx: Uint8Array, length: number): number {
-  const fc = sent[1] ?? 0;
+  const fc = sent[1]!;
   if (!crcOk(rx, length) || rx[0] !== sent[0]) return GARBLED;
   if (rx[1] === (fc | 0x80)) return EXCEPTION;
   if (rx[1] !== fc) return GARBLED;
   if (fc <= 4) {
-    const count = ((sent[4] ?? 0) << 8) | (sent[5] ?? 0);
+    const count = (sent[4]! << 8) | sent[5]!;
     const n = fc <= 2 ? Math.ceil(count / 8) : count * 2;
     return rx[2] === n ? n : GARBLED;
   }
