@@ -124,9 +124,7 @@ export class ModbusMaster {
     this.#state = CLOSED_STATE;
     this.#stopTimer();
     this.#port.close();
-    const all = this.#queue.splice(0);
-    if (this.#current !== undefined) all.push(this.#current);
-    for (const p of all) for (const done of p.done) done(CLOSED);
+    for (const p of [...this.#queue.splice(0), this.#current]) for (const done of p?.done ?? []) done(CLOSED);
   }
 
   /** Joins read `r` to a waiting read it touches; that read absorbs the others it then touches. */
@@ -155,7 +153,7 @@ export class ModbusMaster {
   }
 
   #next(): void {
-    if (this.#current === undefined && this.#queue.length === 0) {
+    if ((this.#current ?? this.#queue[0]) === undefined) {
       this.#state = IDLE;
       return;
     }
