@@ -23,7 +23,7 @@ import { runInNewContext } from 'node:vm';
 import { parseUnsafeNmeaSentence } from 'nmea-simple';
 import { GSV } from '../src/gnss/gsv.js';
 import { sentenceReader } from '../src/gnss/nmea-decode.js';
-import { NmeaParser } from '../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../src/gnss/nmea-parser.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'gnss-logs');
 const lines = readdirSync(dir)
@@ -35,7 +35,7 @@ const bytes = Buffer.from(lines.join('\r\n') + '\r\n', 'latin1');
 
 let sink = 0;
 // Typed sentences of every type nmea-simple decodes that we can (GSV included): the same work.
-const ours = new NmeaParser({
+const ours = new CountingNmeaParser({
   onLine: sentenceReader(
     (s) => {
       sink += s.type.length;

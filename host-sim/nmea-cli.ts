@@ -12,10 +12,10 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { FixTracker } from '../src/gnss/fix-tracker.js';
+import { EpochTracker, type EpochView } from '../src/gnss/epoch-tracker.js';
 import { dateDays } from '../src/gnss/nmea-decode.js';
 import type { NmeaFields } from '../src/gnss/nmea-fields.js';
-import { NmeaParser } from '../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../src/gnss/nmea-parser.js';
 
 const USAGE = 'usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)';
 const HINT = '(npm run nmea -- --help shows the usage)';
@@ -77,7 +77,7 @@ class EpochDate {
 }
 
 /** The JSON line of the epoch the tracker holds, on date `days` (NaN unknown). */
-export function epochLine(t: FixTracker, days: number): string {
+export function epochLine(t: EpochView, days: number): string {
   const out: Record<string, string | number | boolean> = { time: epochTime(days, t.timeOfDayMs), valid: t.valid };
   const add = (key: string, value: number): void => {
     if (!Number.isNaN(value)) out[key] = value;
@@ -126,17 +126,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const clock = { monotonicMs: () => 0, wallMs: () => 0, setTimer: () => ({}), clearTimer: () => undefined };
   let epochs = 0;
   const date = new EpochDate();
-  const write = (t: FixTracker): void => {
+  const write = (t: EpochView): void => {
     epochs++;
     process.stdout.write(epochLine(t, date.at(t.timeOfDayMs)) + '\n');
   };
-  const tracker = new FixTracker({ clock, onEpochEnd: write });
+  const tracker = new EpochTracker({ clock, onEpochEnd: write });
   const onLine = (f: NmeaFields): boolean => {
     const used = tracker.onLine(f);
     if (used && !f.bad && f.type === RMC) date.read(f, tracker.timeOfDayMs);
     return used;
   };
-  const parser = new NmeaParser({ onLine });
+  const parser = new CountingNmeaParser({ onLine });
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.startsWith('#')) continue;

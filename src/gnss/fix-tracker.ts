@@ -23,7 +23,8 @@
  *   fix, or nothing once it is older than the channel's timeout.
  *
  * An epoch is the set of sentences sharing one UTC time; it changes when a
- * timed sentence brings a different time.
+ * timed sentence brings a different time. Counting epochs and hearing where
+ * they end is for the host tools and tests (EpochTracker, epoch-tracker.ts).
  */
 import type { Location } from '../agent/driver.js';
 import type { Clock } from '../ports.js';
@@ -68,11 +69,6 @@ const [A, D, N] = [0x41, 0x44, 0x4e];
 
 export interface FixTrackerOptions {
   clock: Clock;
-  /**
-   * Called when an epoch ends (a timed sentence brings a new UTC time), before
-   * the new sentence is applied; the tracker still shows the ended epoch.
-   */
-  onEpochEnd?: (tracker: FixTracker) => void;
 }
 
 export class FixTracker {
@@ -89,8 +85,6 @@ export class FixTracker {
   timeOfDayMs = NaN;
   /** Monotonic ms of the last valid fix; NaN when there never was one. */
   lastValidFixMs = NaN;
-  /** Epochs seen (UTC time changes). */
-  epochs = 0;
 
   /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD). */
   readonly #flags = new Int8Array(5);
@@ -104,11 +98,9 @@ export class FixTracker {
   readonly #lastTimes = new Float64Array(TALKERS * 4).fill(NaN);
   readonly #epochSats = new Float64Array(TALKERS);
   readonly #clock: Clock;
-  readonly #onEpochEnd: ((tracker: FixTracker) => void) | undefined;
 
   constructor(options: FixTrackerOptions) {
     this.#clock = options.clock;
-    this.#onEpochEnd = options.onEpochEnd;
     this.#newEpoch();
   }
 
@@ -229,9 +221,7 @@ export class FixTracker {
       if (timeMs === last) this.#stale = true;
       return timeMs !== last;
     }
-    if (this.timeOfDayMs === this.timeOfDayMs) this.#onEpochEnd?.(this);
     this.timeOfDayMs = timeMs;
-    this.epochs++;
     this.#newEpoch();
     return true;
   }

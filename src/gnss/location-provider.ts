@@ -14,7 +14,7 @@ import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
 import type { Clock, Logger, Serial, SerialOptions, SerialPort } from '../ports.js';
 import { FixTracker } from './fix-tracker.js';
-import { NmeaParser } from './nmea-parser.js';
+import { NmeaParser, type NmeaTally } from './nmea-parser.js';
 
 /** A location channel's driver: it answers at once, a Location or -ETIMEDOUT. */
 export interface LocationDriver extends ChannelDriver {
@@ -28,19 +28,21 @@ export interface GnssLocationProviderOptions {
   port: SerialOptions;
   clock: Clock;
   logger: Logger;
+  /** Hears what the parser saw (host tools and tests count it; see CountingNmeaParser). */
+  tally?: NmeaTally | undefined;
 }
 
 /** Serves `location` channels from one GNSS receiver. */
 export class GnssLocationProvider implements ChannelDriverProvider {
   readonly types = ['location'] as const;
   readonly tracker: FixTracker;
-  readonly parser: NmeaParser;
+  readonly #parser: NmeaParser;
   #port: SerialPort | undefined;
   readonly #options: GnssLocationProviderOptions;
 
   constructor(options: GnssLocationProviderOptions) {
     this.#options = options;
-    this.parser = new NmeaParser((this.tracker = new FixTracker(options)));
+    this.#parser = new NmeaParser((this.tracker = new FixTracker(options)), options.tally);
   }
 
   /**
@@ -82,7 +84,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     // The receiver's port is read-only here (no writes that could fail); on Node,
     // ReopeningSerial logs a port's failure and return (docs/gnss.md).
     try {
-      this.#port = serial.open(port, { onData: (bytes) => this.parser.push(bytes) });
+      this.#port = serial.open(port, { onData: (bytes) => this.#parser.push(bytes) });
     } catch (e) {
       throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
     }

@@ -27,9 +27,9 @@ export class NmeaFields {
   talker = 0;
   /** Set when a field failed to parse (or `expect` found too few). */
   bad = false;
-  /** Of the last number read: its digits as an integer, and digits after the point. */
+  /** Of the last number read: its digits as an integer, and 10 to the power of the digits after the point. */
   #mantissa = 0;
-  #scale = 0;
+  #unit = 1;
   /** Digits before the point of the last number read; 0 when it starts with a sign or the point. */
   #whole = 0;
 
@@ -44,7 +44,7 @@ export class NmeaFields {
   }
 
   /**
-   * `[-+]digits[.digits]` of field `i` into `#mantissa`, `#scale` and
+   * `[-+]digits[.digits]` of field `i` into `#mantissa`, `#unit` and
    * `#whole`; returns the sign (-1 or 1), 0 when empty or malformed.
    * The one number scanner: `num`, `int`, `angle` and `time` all read through it.
    */
@@ -74,16 +74,17 @@ export class NmeaFields {
       this.bad = true;
       return 0;
     }
+    if (scale < 0) scale = 0;
     this.#mantissa = m;
-    this.#scale = scale < 0 ? 0 : scale;
-    this.#whole = unsigned ? digits - this.#scale : 0;
+    this.#unit = 10 ** scale;
+    this.#whole = unsigned ? digits - scale : 0;
     return sign;
   }
 
   /** The decimal number of field `i`; NaN when empty or malformed. */
   num(i: number): number {
     const sign = this.#decimal(i);
-    return sign === 0 ? NaN : (sign * this.#mantissa) / 10 ** this.#scale;
+    return sign === 0 ? NaN : (sign * this.#mantissa) / this.#unit;
   }
 
   /** A non-negative integer of at most 9 digits, digits only; NaN when empty or malformed. */
@@ -104,7 +105,7 @@ export class NmeaFields {
     const sign = this.#decimal(i);
     if (sign === 0 && hemisphere === 0) return NaN;
     // Exact integer arithmetic on the digits: degrees, then minutes scaled by `unit`.
-    const unit = 10 ** this.#scale;
+    const unit = this.#unit;
     const degrees = Math.floor(this.#mantissa / (100 * unit));
     const minutes = this.#mantissa - degrees * 100 * unit;
     const deg = degrees + minutes / unit / 60;
@@ -119,7 +120,7 @@ export class NmeaFields {
   /** UTC time of day `hhmmss[.sss]` in milliseconds (finer fractions rounded); NaN when empty or malformed. */
   time(i: number): number {
     if (this.#decimal(i) === 0) return NaN;
-    const unit = 10 ** this.#scale;
+    const unit = this.#unit;
     const hms = Math.floor(this.#mantissa / unit);
     const hh = Math.floor(hms / 10000);
     const mm = Math.floor(hms / 100) % 100;

@@ -7,6 +7,10 @@
  * nothing. Only after the checksum passes is the line handed to its reader
  * (`onLine`), which reads the fields it needs (NmeaFields) and commits nothing
  * when one is malformed (TinyGPS++'s rule). STYLE.md practice 5; docs/gnss.md.
+ *
+ * Counting what the parser saw is for the host tools, tests and benches (the
+ * firmware shows no statistics): an optional `tally` hears each outcome, and
+ * CountingNmeaParser keeps the NmeaCounters.
  */
 import { MAX_FIELDS, NmeaFields } from './nmea-fields.js';
 
@@ -28,6 +32,27 @@ export interface NmeaCounters {
   callbackErrors: number;
 }
 
+/** The outcomes a tally hears, by number: the NmeaCounters field each counts. */
+export const NMEA_OUTCOMES = [
+  'passed',
+  'failed',
+  'delivered',
+  'malformed',
+  'skipped',
+  'noiseBytes',
+  'callbackErrors',
+] as const satisfies readonly (keyof NmeaCounters)[];
+const PASSED = 0;
+const FAILED = 1;
+const DELIVERED = 2;
+const MALFORMED = 3;
+const SKIPPED = 4;
+const NOISE_BYTE = 5;
+const CALLBACK_ERROR = 6;
+
+/** Hears one outcome (an index of NMEA_OUTCOMES) per line and per byte outside any line. */
+export type NmeaTally = (outcome: number) => void;
+
 export interface NmeaParserOptions {
   /**
    * Reads one verified line; returns false for a type it does not read. It
@@ -42,18 +67,10 @@ function hexDigit(n: number): number {
 }
 
 export class NmeaParser {
-  readonly counters: NmeaCounters = {
-    passed: 0,
-    failed: 0,
-    delivered: 0,
-    malformed: 0,
-    skipped: 0,
-    noiseBytes: 0,
-    callbackErrors: 0,
-  };
   readonly #fields = new NmeaFields();
   /** Called as a method: a FixTracker is a reader as it is. */
   readonly #reader: NmeaParserOptions;
+  readonly #tally: NmeaTally | undefined;
   /** Bytes of the open line; 0 between lines. */
   #length = 0;
   /** XOR of the line's bytes after '$' (the '*' and checksum digits too: taken out when the line ends). */
@@ -61,8 +78,9 @@ export class NmeaParser {
   /** Offset of the line's first '*'; -1 before it. */
   #star = -1;
 
-  constructor(reader: NmeaParserOptions) {
+  constructor(reader: NmeaParserOptions, tally?: NmeaTally) {
     this.#reader = reader;
+    this.#tally = tally;
   }
 
   /**
@@ -73,7 +91,7 @@ export class NmeaParser {
   push(bytes: Uint8Array): void {
     const f = this.#fields;
     const line = f.line;
-    const counters = this.counters;
+    const tally = this.#tally;
     let len = this.#length;
     let sum = this.#sum;
     let star = this.#star;
@@ -87,7 +105,7 @@ export class NmeaParser {
         line[len++] = c;
       } else if (c === 0x24 || c === 0x21) {
         // '$' or '!': a new line (one still open was cut short)
-        if (len > 0) counters.failed++;
+        if (len > 0) tally?.(FAILED);
         line[0] = c;
         len = 1;
         sum = 0;
@@ -97,10 +115,10 @@ export class NmeaParser {
         if (len > 0) this.#finish(len, star, sum);
         len = 0;
       } else if (len === 0) {
-        counters.noiseBytes++;
+        tally?.(NOISE_BYTE);
       } else if (c < 0x20 || c > 0x7e || len >= cap) {
         len = 0; // control byte or overflow: the line cannot be trusted
-        counters.failed++;
+        tally?.(FAILED);
       } else {
         sum ^= c;
         if (c === 0x2a) {
@@ -122,27 +140,47 @@ export class NmeaParser {
   #finish(len: number, star: number, sum: number): void {
     const f = this.#fields;
     const line = f.line;
-    const counters = this.counters;
+    const tally = this.#tally;
     const d1 = line[len - 2]!;
     const d2 = line[len - 1]!;
     sum ^= 0x2a ^ d1 ^ d2; // the XOR between '$' and '*' once the '*' is the third byte from the end
     // Either case: of the printable bytes, only the hex digit itself (or its upper case) | 0x20 gives it.
     if (star < 6 || star !== len - 3 || (d1 | 0x20) !== hexDigit(sum >> 4) || (d2 | 0x20) !== hexDigit(sum & 15)) {
-      counters.failed++;
+      tally?.(FAILED);
       return;
     }
-    counters.passed++;
+    tally?.(PASSED);
     f.end[f.count++] = star;
     // The address is field 0, from offset 1: talker (2 letters) and type (3) of a `$` sentence.
     f.type = line[0] === 0x24 && f.end[0] === 6 ? (line[3]! << 16) | (line[4]! << 8) | line[5]! : 0;
     f.talker = (line[1]! << 8) | line[2]!;
     f.bad = false;
+    let outcome = CALLBACK_ERROR;
     try {
-      if (!this.#reader.onLine(f)) counters.skipped++;
-      else if (f.bad) counters.malformed++;
-      else counters.delivered++;
+      outcome = !this.#reader.onLine(f) ? SKIPPED : f.bad ? MALFORMED : DELIVERED;
     } catch {
-      counters.callbackErrors++;
+      // A reader's exception stays here: the next line is read as usual.
     }
+    tally?.(outcome);
+  }
+}
+
+/** Fresh counters, all 0. */
+export function newNmeaCounters(): NmeaCounters {
+  return { passed: 0, failed: 0, delivered: 0, malformed: 0, skipped: 0, noiseBytes: 0, callbackErrors: 0 };
+}
+
+/** A tally that counts into `counters`. */
+export function countInto(counters: NmeaCounters): NmeaTally {
+  return (outcome) => counters[NMEA_OUTCOMES[outcome]!]++;
+}
+
+/** An NmeaParser that keeps its counters (host tools, tests and benches). */
+export class CountingNmeaParser extends NmeaParser {
+  readonly counters: NmeaCounters;
+
+  constructor(reader: NmeaParserOptions, counters = newNmeaCounters()) {
+    super(reader, countInto(counters));
+    this.counters = counters;
   }
 }

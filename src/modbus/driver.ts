@@ -24,8 +24,9 @@ import { AgentError } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Logger } from '../ports.js';
 import type { ModbusMaster, ModbusResult } from './master.js';
-import { readLimit, type ModbusRequest } from './rtu.js';
+import { readLimit, type FunctionCode, type ModbusRequest } from './rtu.js';
 
+/** The read function code of each register type; the odd ones (coils, holding registers) are writable. */
 const readFunction = { coil: 1, discreteInput: 2, holdingRegister: 3, inputRegister: 4 } as const;
 
 /** The part of the bus's master a channel uses. */
@@ -38,8 +39,8 @@ export class ModbusChannelDriver implements ChannelDriver {
   readonly #logger: Logger;
   /** The channel's read. */
   readonly #read: ModbusRequest;
-  /** Coils and discrete inputs: one bit per address. */
-  readonly #bits: boolean;
+  /** Bits per address: 1 for coils and discrete inputs, 16 for registers. */
+  readonly #width: number;
   readonly #value: { ok: true; value: Value } = { ok: true, value: 0 };
   readonly #error: { ok: false; errno: number } = { ok: false, errno: 0 };
   #lastErrno = 0;
@@ -50,9 +51,8 @@ export class ModbusChannelDriver implements ChannelDriver {
     this.#bus = bus;
     this.#logger = logger;
     const functionCode = readFunction[channel.registerType];
-    this.#bits = functionCode <= 2;
-    const end = channel.dataOffsetBits + channel.dataSizeBits;
-    const count = this.#bits ? end : Math.ceil(end / 16);
+    const width = (this.#width = functionCode <= 2 ? 1 : 16);
+    const count = Math.ceil((channel.dataOffsetBits + channel.dataSizeBits) / width);
     const address = channel.registerAddress;
     if (count > readLimit(functionCode) || address + count > 65536) {
       throw new AgentError('config.invalid', `modbus ${channel.key}: field beyond one request`);
@@ -71,8 +71,8 @@ export class ModbusChannelDriver implements ChannelDriver {
 
   #toSample(result: ModbusResult): Sample {
     if (!result.ok) return this.#fail(result.errno, result.reason);
-    const at = (this.#read.address - result.address) * (this.#bits ? 1 : 16);
-    const decoded = decodeData(result.data, this.#channel, at, this.#bits);
+    const width = this.#width;
+    const decoded = decodeData(result.data, this.#channel, (this.#read.address - result.address) * width, width === 1);
     if (isFailure(decoded)) return this.#fail(decoded.errno, decoded.reason);
     this.#lastErrno = 0;
     this.#value.value = decoded;
@@ -91,8 +91,7 @@ export class ModbusChannelDriver implements ChannelDriver {
   async applyDesired(raw: Value): Promise<Sample> {
     const c = this.#channel;
     const bus = this.#bus;
-    if (c.readOnly || (c.registerType !== 'coil' && c.registerType !== 'holdingRegister'))
-      return { ok: false, errno: Errno.EROFS };
+    if (c.readOnly || this.#read.functionCode % 2 === 0) return { ok: false, errno: Errno.EROFS };
     if (typeof bus === 'number') return { ok: false, errno: bus };
     const written = await this.#write(bus, raw);
     if (!written.ok) {
@@ -102,28 +101,27 @@ export class ModbusChannelDriver implements ChannelDriver {
     return { ...this.#toSample(await bus.request(this.#read)) };
   }
 
+  /** One path for coils (1 bit per address) and registers (16): the addresses the field touches, written whole. */
   async #write(bus: Bus, raw: Value): Promise<ModbusResult | Failure> {
     const c = this.#channel;
     const { dataOffsetBits: offset, dataSizeBits: size, deviceAddress: unit } = c;
-    if (this.#bits) {
-      const data = new Uint8Array(Math.ceil(size / 8));
-      const refused = encodeData(raw, { ...c, dataOffsetBits: 0 }, data, true);
-      if (refused !== undefined) return refused;
-      const address = c.registerAddress + offset;
-      if (size > 1) return bus.request({ unit, functionCode: 15, address, count: size, data });
-      return bus.request({ unit, functionCode: 5, address, count: 1, data: Uint8Array.of(data[0] ? 0xff : 0, 0) });
-    }
-    const first = offset >> 4;
-    const count = ((offset + size + 15) >> 4) - first;
+    const width = this.#width;
+    const bits = width === 1;
+    const first = Math.floor(offset / width);
+    const count = Math.ceil((offset + size) / width) - first;
     const address = c.registerAddress + first;
-    let data = new Uint8Array(count * 2);
-    if (offset % 16 !== 0 || size % 16 !== 0) {
+    let data = new Uint8Array(Math.ceil((count * width) / 8));
+    // A field that does not cover its registers whole: read them first (never so for coils).
+    if ((offset | size) % width !== 0) {
       const read = await bus.request({ unit, functionCode: 3, address, count });
       if (!read.ok) return read;
       data = read.data.slice((address - read.address) * 2, (address - read.address + count) * 2);
     }
-    const refused = encodeData(raw, { ...c, dataOffsetBits: offset - first * 16 }, data);
+    const refused = encodeData(raw, { ...c, dataOffsetBits: offset - first * width }, data, bits);
     if (refused !== undefined) return refused;
-    return bus.request({ unit, functionCode: count === 1 ? 6 : 16, address, count, data });
+    // FC 5 and 6 write one coil (ON is 0xFF00) or register, FC 15 and 16 several.
+    if (bits && count === 1) data = Uint8Array.of(data[0] ? 0xff : 0, 0);
+    const functionCode = ((bits ? 5 : 6) + (count > 1 ? 10 : 0)) as FunctionCode;
+    return bus.request({ unit, functionCode, address, count, data });
   }
 }

@@ -25,6 +25,7 @@
  */
 import { failure, type Failure } from '../codec/field.js';
 import { Errno } from '../errno.js';
+import { toAgentError } from '../errors.js';
 import type { Clock, Logger, SerialPort, TimerHandle } from '../ports.js';
 import type { ModbusBus } from '../config/model.js';
 import { characterMs, checkResponse, encodeRequest, exceptionErrno, expectedResponseLength } from './rtu.js';
@@ -47,10 +48,15 @@ interface Pending extends ModbusRequest {
   /** The requesters; several when reads joined. */
   done: ((result: ModbusResult) => void)[];
   attempt: number;
-  garbled: boolean;
+  /** Set once an attempt was answered with garbage. */
+  garbled?: boolean;
 }
 
-type State = 'idle' | 'silence' | 'awaiting' | 'closed';
+/** Nothing to do; waiting out the silent interval before a request; awaiting its response; closed. */
+const IDLE = 0;
+const SILENCE = 1;
+const AWAITING = 2;
+const CLOSED_STATE = 3;
 
 /** Silent requests in a row after which a present unit is declared absent. */
 export const ABSENT_AFTER_SILENT_REQUESTS = 3;
@@ -62,7 +68,7 @@ const GARBLED_ANSWERS = failure(Errno.EIO, 'garbled answers');
 export class ModbusMaster {
   /** Per unit address: 0 never answered, 1 + its silent requests in a row since it answered, or ABSENT. */
   readonly #health = new Uint8Array(256);
-  #state: State = 'idle';
+  #state = IDLE;
   readonly #queue: Pending[] = [];
   #current: Pending | undefined;
   #timer: TimerHandle | undefined;
@@ -89,34 +95,36 @@ export class ModbusMaster {
   /** Queues a request; resolves when it ends (never rejects). */
   request(r: ModbusRequest): Promise<ModbusResult> {
     return new Promise((resolve) => {
-      if (this.#state === 'closed') return resolve(CLOSED);
+      if (this.#state === CLOSED_STATE) return resolve(CLOSED);
       if (r.functionCode <= 4 && this.#join(r, resolve)) return;
       if (this.#queue.length >= QUEUE_LIMIT) return resolve(QUEUE_FULL);
-      this.#queue.push({ ...r, done: [resolve], attempt: 0, garbled: false });
-      if (this.#state === 'idle') this.#next();
+      this.#queue.push({ ...r, done: [resolve], attempt: 0 });
+      if (this.#state === IDLE) this.#next();
     });
   }
 
   /** Feed of bytes from the serial port. */
   onData(bytes: Uint8Array): void {
-    if (this.#state !== 'awaiting') return;
+    if (this.#state !== AWAITING) return;
     const rx = this.#rx;
-    for (let i = 0; i < bytes.length && this.#rxLength < MAX_ADU_BYTES; i++) rx[this.#rxLength++] = bytes[i] ?? 0;
+    for (let i = 0; i < bytes.length && this.#rxLength < MAX_ADU_BYTES; i++) rx[this.#rxLength++] = bytes[i]!;
     this.#lineFreeAtMs = this.#clock.monotonicMs() + this.#silentMs;
     const expected = expectedResponseLength(rx, this.#rxLength);
-    if (expected !== 0 && this.#rxLength >= expected) this.#complete(expected);
-    else if (this.#rxLength >= MAX_ADU_BYTES) this.#endAttempt(true);
+    const complete = expected !== 0 && this.#rxLength >= expected;
+    if (!complete && this.#rxLength < MAX_ADU_BYTES) return;
+    // The attempt ends here, not at its timeout.
+    this.#stopTimer();
+    if (complete) this.#complete(expected);
+    else this.#endAttempt(true);
   }
 
   /** Ends every pending request with -EIO, stops and closes the port. */
   close(): void {
-    if (this.#state === 'closed') return;
-    this.#state = 'closed';
+    if (this.#state === CLOSED_STATE) return;
+    this.#state = CLOSED_STATE;
     this.#stopTimer();
     this.#port.close();
-    const all = this.#queue.splice(0);
-    if (this.#current !== undefined) all.push(this.#current);
-    for (const p of all) for (const done of p.done) done(CLOSED);
+    for (const p of [...this.#queue.splice(0), this.#current]) for (const done of p?.done ?? []) done(CLOSED);
   }
 
   /** Joins read `r` to a waiting read it touches; that read absorbs the others it then touches. */
@@ -129,8 +137,8 @@ export class ModbusMaster {
       const start = Math.min(p.address, a.address);
       const count = Math.max(p.address + p.count, a.address + a.count) - start;
       // Two ranges touch or overlap when together they span no more than apart.
-      if (p.unit !== r.unit || p.functionCode !== r.functionCode || count > p.count + a.count) continue;
-      if (count > readLimit(r.functionCode)) continue;
+      const touch = count <= p.count + a.count && count <= readLimit(r.functionCode);
+      if (p.unit !== r.unit || p.functionCode !== r.functionCode || !touch) continue;
       if (into === undefined) {
         p.done.push(done);
         into = p;
@@ -145,21 +153,21 @@ export class ModbusMaster {
   }
 
   #next(): void {
-    if (this.#current === undefined && this.#queue.length === 0) {
-      this.#state = 'idle';
+    if ((this.#current ?? this.#queue[0]) === undefined) {
+      this.#state = IDLE;
       return;
     }
-    this.#state = 'silence';
+    this.#state = SILENCE;
     const waitMs = Math.max(0, this.#lineFreeAtMs - this.#clock.monotonicMs());
     this.#timer = this.#clock.setTimer(() => this.#send(), waitMs);
   }
 
+  /** The silent interval is over (the timer #next set; close stops it). */
   #send(): void {
-    if (this.#state !== 'silence') return;
     const p = (this.#current ??= this.#queue.shift() as Pending);
     const length = encodeRequest(p, this.#tx);
     this.#rxLength = 0;
-    this.#state = 'awaiting';
+    this.#state = AWAITING;
     p.attempt++;
     const onLineMs = length * this.#characterMs;
     this.#lineFreeAtMs = this.#clock.monotonicMs() + onLineMs + this.#silentMs;
@@ -167,7 +175,7 @@ export class ModbusMaster {
     try {
       this.#port.write(this.#tx.subarray(0, length));
     } catch (e) {
-      this.#logger.log('warn', `modbus: write failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.#logger.log('warn', `modbus: write failed: ${toAgentError(e).message}`);
     }
   }
 
@@ -176,17 +184,17 @@ export class ModbusMaster {
     const n = checkResponse(this.#tx, this.#rx, length);
     if (n === GARBLED) return this.#endAttempt(true);
     this.#health[p.unit] = 1;
-    const code = this.#rx[2] ?? 0;
+    const code = this.#rx[2]!;
     if (n === EXCEPTION) return this.#finish(failure(exceptionErrno(code), `exception ${code}`));
     this.#finish({ ok: true, data: this.#rx.slice(3, 3 + n), address: p.address });
   }
 
+  /** An attempt ended without a believable answer (its timer has fired or was stopped). */
   #endAttempt(garbled: boolean): void {
     const p = this.#current as Pending;
-    this.#stopTimer();
     p.garbled ||= garbled;
     const unit = p.unit;
-    const health = this.#health[unit] ?? 0;
+    const health = this.#health[unit]!;
     if (p.attempt <= (health === ABSENT ? 0 : RETRIES)) return this.#next();
     if (p.garbled) return this.#finish(GARBLED_ANSWERS);
     const present = health > 0 && health < ABSENT_AFTER_SILENT_REQUESTS;
@@ -200,7 +208,6 @@ export class ModbusMaster {
 
   #finish(result: ModbusResult): void {
     const p = this.#current as Pending;
-    this.#stopTimer();
     this.#current = undefined;
     for (const done of p.done) done(result);
     this.#next();

@@ -11,7 +11,7 @@
  */
 import type { ChannelDriverProvider } from '../agent/driver.js';
 import type { Channel, ChannelConfig, ModbusBus } from '../config/model.js';
-import { AgentError } from '../errors.js';
+import { AgentError, toAgentError } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, Serial } from '../ports.js';
 import { ModbusChannelDriver } from './driver.js';
@@ -90,7 +90,7 @@ export class ModbusProvider implements ChannelDriverProvider {
       logger.log('info', `modbus: bus ${key} on ${name} at ${baudRate}`);
       return master;
     } catch (e) {
-      logger.log('error', `modbus: bus ${key}: ${e instanceof Error ? e.message : String(e)}`);
+      logger.log('error', `modbus: bus ${key}: ${toAgentError(e).message}`);
       return Errno.EIO;
     }
   }

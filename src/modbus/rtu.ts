@@ -34,17 +34,17 @@ export const MAX_ADU_BYTES = 256;
 /** Most coils (FC 1, 2) or registers (FC 3, 4) one read may ask for (sections 6.1 to 6.4). */
 export const readLimit = (fc: FunctionCode): number => (fc <= 2 ? 2000 : 125);
 
-const table = new Uint16Array(256);
-for (let n = 0; n < 256; n++) {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = (c & 1) !== 0 ? (c >>> 1) ^ 0xa001 : c >>> 1;
-  table[n] = c;
-}
-
-/** CRC of `bytes[0 .. end)`. */
+/**
+ * CRC of `bytes[0 .. end)`, bit by bit as the specification's routine: no
+ * 512-byte table kept in RAM; a 256-byte frame costs 2,048 shift steps, far less
+ * than its time on the line.
+ */
 export function crc16(bytes: Uint8Array, end = bytes.length): number {
   let crc = 0xffff;
-  for (let i = 0; i < end; i++) crc = (crc >>> 8) ^ (table[(crc ^ (bytes[i] ?? 0)) & 0xff] ?? 0);
+  for (let i = 0; i < end; i++) {
+    crc ^= bytes[i]!;
+    for (let k = 0; k < 8; k++) crc = (crc & 1) !== 0 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
+  }
   return crc;
 }
 
@@ -56,10 +56,12 @@ export function appendCrc(bytes: Uint8Array, length: number): number {
   return length + 2;
 }
 
-/** True when the last two bytes of `bytes[0 .. length)` are the CRC of the rest. */
+/**
+ * True when the last two bytes of `bytes[0 .. length)` are the CRC of the rest:
+ * the CRC of a frame that ends with its own CRC (low byte first) is 0.
+ */
 export function crcOk(bytes: Uint8Array, length: number): boolean {
-  const crc = crc16(bytes, length - 2);
-  return length >= 4 && bytes[length - 2] === (crc & 0xff) && bytes[length - 1] === crc >>> 8;
+  return length >= 4 && crc16(bytes, length) === 0;
 }
 
 const stopBits = { none: 0, one: 1, onePointFive: 1.5, two: 2 } as const;
@@ -76,20 +78,20 @@ export function silentIntervalMs(bus: Pick<ModbusBus, 'baudRate' | 'dataBits' | 
 
 /** Encodes the request frame (with CRC) into `out`; returns its length. */
 export function encodeRequest(r: ModbusRequest, out: Uint8Array): number {
-  const { functionCode: fc, count, data = new Uint8Array(2) } = r;
+  const { functionCode: fc, count, data } = r;
   out.set([r.unit, fc, r.address >>> 8, r.address & 0xff, count >>> 8, count & 0xff]);
-  if (fc === 5 || fc === 6) out.set(data.subarray(0, 2), 4);
-  if (fc < 15) return appendCrc(out, 6);
-  out[6] = data.length;
-  out.set(data, 7);
-  return appendCrc(out, 7 + data.length);
+  if (fc < 5 || data === undefined) return appendCrc(out, 6);
+  // FC 5 and 6 carry their value where a quantity would be; FC 15 and 16 a byte count and the data.
+  if (fc < 15) out.set(data.subarray(0, 2), 4);
+  else out.set([data.length, ...data], 6);
+  return appendCrc(out, fc < 15 ? 6 : 7 + data.length);
 }
 
 /** Length the response in `rx[0 .. length)` will have when complete, or 0 while too short to tell. */
 export function expectedResponseLength(rx: Uint8Array, length: number): number {
-  const fc = rx[1] ?? 0;
+  const fc = rx[1]!;
   if (length < 3) return 0;
-  return fc >= 0x80 ? 5 : fc <= 4 ? 5 + (rx[2] ?? 0) : 8;
+  return fc >= 0x80 ? 5 : fc <= 4 ? 5 + rx[2]! : 8;
 }
 
 /** `checkResponse`: an answer not to be believed (bad CRC, another unit or function, a wrong length or echo). */
@@ -98,22 +100,24 @@ export const GARBLED = -1;
 export const EXCEPTION = -2;
 
 /**
- * Checks a complete response (`length` bytes of `rx`) against the request frame
- * `sent`: the byte count of read data (at offset 3; 0 for a write's echo of
- * address and value or quantity), GARBLED or EXCEPTION.
+ * Checks a complete response (`rx[0 .. length)`, `length` as
+ * expectedResponseLength gives it, so that it matches the response's function
+ * code and byte count) against the request frame `sent`: the byte count of
+ * read data (at offset 3; 0 for a write's echo of address and value or
+ * quantity), GARBLED or EXCEPTION.
  */
 export function checkResponse(sent: Uint8Array, rx: Uint8Array, length: number): number {
-  const fc = sent[1] ?? 0;
+  const fc = sent[1]!;
   if (!crcOk(rx, length) || rx[0] !== sent[0]) return GARBLED;
-  if (rx[1] === (fc | 0x80)) return length === 5 ? EXCEPTION : GARBLED;
+  if (rx[1] === (fc | 0x80)) return EXCEPTION;
   if (rx[1] !== fc) return GARBLED;
   if (fc <= 4) {
-    const count = ((sent[4] ?? 0) << 8) | (sent[5] ?? 0);
+    const count = (sent[4]! << 8) | sent[5]!;
     const n = fc <= 2 ? Math.ceil(count / 8) : count * 2;
-    return rx[2] === n && length === 5 + n ? n : GARBLED;
+    return rx[2] === n ? n : GARBLED;
   }
   for (let i = 2; i < 6; i++) if (rx[i] !== sent[i]) return GARBLED;
-  return length === 8 ? 0 : GARBLED;
+  return 0;
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { FixTracker } from '../../src/gnss/fix-tracker.js';
-import { NmeaParser } from '../../src/gnss/nmea-parser.js';
+import { EpochTracker } from '../../src/gnss/epoch-tracker.js';
+import { CountingNmeaParser } from '../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../fakes/fake-clock.js';
 import { assert } from '../support/assert.js';
 import { LOG_FILES, ascii, logBody, parseInChunks } from '../core/gnss/logs.js';
@@ -28,8 +29,8 @@ function checksumPasses(line: string): boolean {
 }
 
 function fixState(lines: readonly string[], chunk: number): string {
-  const tracker = new FixTracker({ clock: new FakeClock() });
-  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
+  const tracker = new EpochTracker({ clock: new FakeClock() });
+  const parser = new CountingNmeaParser({ onLine: (f) => tracker.onLine(f) });
   const bytes = ascii(lines.map((l) => l + '\r\n').join(''));
   for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
   const { lat, lon, alt, pdop, hdop, vdop, sats, timeOfDayMs, valid, epochs } = tracker;
@@ -56,7 +57,7 @@ describe('gnss: parser properties (fast-check)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 64 }), (bytes, chunk) => {
         const tracker = new FixTracker({ clock: new FakeClock() });
-        const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
+        const parser = new CountingNmeaParser({ onLine: (f) => tracker.onLine(f) });
         for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
         const c = parser.counters;
         assert.equal(c.callbackErrors, 0);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Location, Sample } from '../../src/agent/driver.js';
 import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
-import { NmeaParser } from '../../src/gnss/nmea-parser.js';
+import { CountingNmeaParser, countInto, newNmeaCounters } from '../../src/gnss/nmea-parser.js';
 import { logEpochs } from '../../host-sim/gnss/epoch-sources.js';
 import { SimulatedReceiver, type SimulatedReceiverOptions } from '../../host-sim/gnss/receiver.js';
 import { Route, distanceM } from '../../host-sim/gnss/route.js';
@@ -26,14 +26,16 @@ function rig(options: Omit<SimulatedReceiverOptions, 'clock'>, timeoutMs = 3000)
   const clock = new FakeClock();
   const receiver = new SimulatedReceiver({ clock, ...options });
   const serial = new SimulatedGnssSerial(receiver);
+  const counters = newNmeaCounters();
   const provider = new GnssLocationProvider({
     serial,
     port: { port: 2, baudRate: 9600 },
     clock,
     logger: new FakeLogger(),
+    tally: countInto(counters),
   });
   const driver = provider.create(locationChannel('gps', timeoutMs));
-  return { clock, receiver, provider, driver, serial };
+  return { clock, receiver, provider, driver, serial, counters };
 }
 
 function loc(sample: Sample): Location {
@@ -43,7 +45,7 @@ function loc(sample: Sample): Location {
 
 describe('gnss: simulated receiver', () => {
   it('drives a route at 1 Hz with valid checksums, realistic DOPs, and positions along the route', () => {
-    const { clock, driver, provider, serial } = rig({ route: ROUTE });
+    const { clock, driver, serial, counters } = rig({ route: ROUTE });
     assert.deepEqual(serial.lastOptions, { port: 2, baudRate: 9600 });
     const truth = new Route(ROUTE);
     for (let s = 0; s <= 60; s++) {
@@ -56,8 +58,8 @@ describe('gnss: simulated receiver', () => {
       assert.ok((l.hdop ?? 0) > 0.4 && (l.hdop ?? 99) < 5, `hdop ${l.hdop}`);
       assert.ok((l.pdop ?? 0) >= (l.hdop ?? 0) && (l.pdop ?? 0) >= (l.vdop ?? 0));
     }
-    assert.equal(provider.parser.counters.failed, 0);
-    assert.equal(provider.parser.counters.malformed, 0);
+    assert.equal(counters.failed, 0);
+    assert.equal(counters.malformed, 0);
   });
 
   it('scripts fix loss and its return', () => {
@@ -85,7 +87,7 @@ describe('gnss: simulated receiver', () => {
   });
 
   it('survives garbage bytes and line noise: lines fail, no wrong position is ever reported', () => {
-    const { clock, driver, provider } = rig(
+    const { clock, driver, counters } = rig(
       { route: ROUTE, faults: { garbageBytesPerEpoch: 40, noiseRate: 0.002, seed: 7 }, chunkBytes: 13 },
       60_000,
     );
@@ -103,7 +105,7 @@ describe('gnss: simulated receiver', () => {
       assert.ok(near, `t=${s}s: a position that the route never had`);
     }
     assert.ok(reported > 60, `only ${reported} good samples`);
-    assert.ok(provider.parser.counters.failed > 10, 'the noise did break lines');
+    assert.ok(counters.failed > 10, 'the noise did break lines');
   });
 
   it('replays a recorded log one epoch per second, sentence for sentence', () => {
@@ -112,8 +114,8 @@ describe('gnss: simulated receiver', () => {
     const receiver = new SimulatedReceiver({ clock, log: text, chunkBytes: 5 });
     const serial = new FakeSerial();
     const port = serial.open({ port: 1, baudRate: 9600 }, { onData: (b) => viaSim.push(b) });
-    const viaSim = new NmeaParser({ onLine: () => true });
-    const direct = new NmeaParser({ onLine: () => true });
+    const viaSim = new CountingNmeaParser({ onLine: () => true });
+    const direct = new CountingNmeaParser({ onLine: () => true });
     receiver.attach(port);
     clock.advance(0);
     assert.equal(receiver.epochs, 1);
@@ -135,17 +137,19 @@ describe('gnss: simulated receiver', () => {
     const clock = new FakeClock();
     const receiver = new SimulatedReceiver({ clock, route: ROUTE });
     const serial = new SimulatedGnssSerial(receiver, 38400);
+    const counters = newNmeaCounters();
     const provider = new GnssLocationProvider({
       serial,
       port: { port: 2, baudRate: 9600 },
       clock,
       logger: new FakeLogger(),
+      tally: countInto(counters),
     });
     const driver = provider.create(locationChannel('gps', 3000));
     clock.advance(10_000);
     assert.deepEqual(driver.sample(), { ok: false, errno: -110 });
-    assert.equal(provider.parser.counters.passed, 0);
-    assert.ok(provider.parser.counters.noiseBytes > 1000);
+    assert.equal(counters.passed, 0);
+    assert.ok(counters.noiseBytes > 1000);
     provider.close();
     clock.advance(5000);
     assert.equal(receiver.epochs, 11, 'closing the port detaches the receiver');

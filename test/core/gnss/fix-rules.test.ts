@@ -6,7 +6,7 @@
  * multi-talker streams at every 7th, to keep the XS run short): the outcome
  * must not depend on how the bytes arrive.
  */
-import { FixTracker } from '../../../src/gnss/fix-tracker.js';
+import { EpochTracker } from '../../../src/gnss/epoch-tracker.js';
 import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { assert } from '../../support/assert.js';
@@ -22,7 +22,7 @@ interface Outcome {
 
 /** The tracker's state after `text`, delivered in `chunks` (byte offsets where it is cut). */
 function run(text: string, cuts: readonly number[] = []): Outcome {
-  const tracker = new FixTracker({ clock: new FakeClock() });
+  const tracker = new EpochTracker({ clock: new FakeClock() });
   const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
   const bytes = ascii(text);
   let at = 0;

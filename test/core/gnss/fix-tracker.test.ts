@@ -1,21 +1,22 @@
 import type { Location } from '../../../src/agent/driver.js';
+import { EpochTracker } from '../../../src/gnss/epoch-tracker.js';
 import { FixTracker } from '../../../src/gnss/fix-tracker.js';
-import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../../../src/gnss/nmea-parser.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { assert } from '../../support/assert.js';
 import { ascii, logBody, nmea } from './logs.js';
 
 function rig(): {
   clock: FakeClock;
-  tracker: FixTracker;
-  parser: NmeaParser;
+  tracker: EpochTracker;
+  parser: CountingNmeaParser;
   feed: (text: string) => void;
   epochs: string[];
 } {
   const clock = new FakeClock();
   const epochs: string[] = [];
-  const tracker = new FixTracker({ clock, onEpochEnd: (t) => epochs.push(`${t.timeOfDayMs}:${t.valid}`) });
-  const parser = new NmeaParser({ onLine: (f) => tracker.onLine(f) });
+  const tracker = new EpochTracker({ clock, onEpochEnd: (t) => epochs.push(`${t.timeOfDayMs}:${t.valid}`) });
+  const parser = new CountingNmeaParser({ onLine: (f) => tracker.onLine(f) });
   return { clock, tracker, parser, feed: (text) => parser.push(ascii(text)), epochs };
 }
 
@@ -145,5 +146,22 @@ describe('gnss/fix-tracker', () => {
     const { feed, epochs } = rig();
     feed(rmc('000001.00') + gga('000001.00') + rmc('000002.00', 'V') + rmc('000003.00'));
     assert.deepEqual(epochs, ['1000:true', '2000:false']);
+  });
+
+  it('counts epochs and shows an ended epoch as it stood (EpochTracker: host tools and tests)', () => {
+    const clock = new FakeClock();
+    const seen: { time: number; sats: number; valid: boolean }[] = [];
+    const tracker = new EpochTracker({
+      clock,
+      onEpochEnd: (e) => seen.push({ time: e.timeOfDayMs, sats: e.sats, valid: e.valid }),
+    });
+    const parser = new CountingNmeaParser(tracker);
+    parser.push(ascii(gga('000001.00', 1, 8) + gga('000001.00', 1, 8, 'GL') + gga('000002.00', 0, 2)));
+    assert.equal(tracker.epochs, 2);
+    assert.deepEqual(seen, [{ time: 1000, sats: 16, valid: true }], 'the second epoch has not ended');
+    assert.deepEqual([tracker.sats, tracker.valid], [2, false]);
+    const plain = new FixTracker({ clock });
+    new CountingNmeaParser(plain).push(ascii(gga('000001.00', 1, 8) + gga('000002.00', 0, 2)));
+    assert.deepEqual([plain.timeOfDayMs, plain.sats, plain.valid], [2000, 2, false], 'the same fix without them');
   });
 });

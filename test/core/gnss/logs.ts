@@ -7,7 +7,7 @@
 import type { LocationChannel } from '../../../src/config/model.js';
 import { GSV } from '../../../src/gnss/gsv.js';
 import { sentenceReader } from '../../../src/gnss/nmea-decode.js';
-import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaCounters } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaSentence } from '../../../src/gnss/sentences.js';
 import { readFixture } from '../../support/fixtures.js';
@@ -87,7 +87,7 @@ export function parseInChunks(
   nextSize: () => number,
 ): { sentences: string[]; counters: NmeaCounters } {
   const sentences: string[] = [];
-  const parser = new NmeaParser({ onLine: sentenceReader((s) => sentences.push(snapshot(s)), [GSV]) });
+  const parser = new CountingNmeaParser({ onLine: sentenceReader((s) => sentences.push(snapshot(s)), [GSV]) });
   for (let i = 0; i < bytes.length;) {
     const n = Math.max(1, nextSize());
     parser.push(bytes.subarray(i, i + n));

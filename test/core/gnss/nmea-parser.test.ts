@@ -1,13 +1,13 @@
 import { GSV } from '../../../src/gnss/gsv.js';
 import { sentenceReader } from '../../../src/gnss/nmea-decode.js';
-import { NmeaParser } from '../../../src/gnss/nmea-parser.js';
+import { CountingNmeaParser } from '../../../src/gnss/nmea-parser.js';
 import type { NmeaSentence } from '../../../src/gnss/sentences.js';
 import { assert } from '../../support/assert.js';
 import { LOG_FILES, ascii, copySentence, logBody, nmea, parseInChunks, prng } from './logs.js';
 
-function parseLines(...lines: string[]): { out: NmeaSentence[]; parser: NmeaParser } {
+function parseLines(...lines: string[]): { out: NmeaSentence[]; parser: CountingNmeaParser } {
   const out: NmeaSentence[] = [];
-  const parser = new NmeaParser({
+  const parser = new CountingNmeaParser({
     onLine: sentenceReader((s) => out.push(copySentence(s) as unknown as NmeaSentence), [GSV]),
   });
   parser.push(ascii(lines.join('\r\n') + '\r\n'));
@@ -155,7 +155,7 @@ describe('gnss/nmea-parser: bad input', () => {
   });
 
   it('counts overlong lines, lines cut by a new start, control bytes and noise', () => {
-    const parser = new NmeaParser({ onLine: () => true });
+    const parser = new CountingNmeaParser({ onLine: () => true });
     parser.push(ascii('xx\x00' + good + '\r\n'));
     parser.push(ascii('$GPGGA,0927' + good + '\r\n'));
     parser.push(ascii('$GPGSA,A,1,\x01,,*00\r\n'));
@@ -204,7 +204,7 @@ describe('gnss/nmea-parser: bad input', () => {
   });
 
   it('survives a throwing callback and counts it', () => {
-    const parser = new NmeaParser({
+    const parser = new CountingNmeaParser({
       onLine: sentenceReader(() => {
         throw new Error('consumer bug');
       }),

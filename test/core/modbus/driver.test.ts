@@ -131,6 +131,8 @@ describe('modbus/driver: the channel read, fields inside registers and coils, wr
     assert.deepEqual(await driver(channel({ readOnly: true }), s).applyDesired(1), { ok: false, errno: Errno.EROFS });
     const input = channel({ registerType: 'inputRegister' });
     assert.deepEqual(await driver(input, s).applyDesired(1), { ok: false, errno: Errno.EROFS });
+    const discrete = channel({ registerType: 'discreteInput', dataType: 'bool', readOnly: false });
+    assert.deepEqual(await driver(discrete, s).applyDesired(1), { ok: false, errno: Errno.EROFS });
     assert.equal(s.requests.length, 0);
     const noBus = new ModbusChannelDriver(channel({}), Errno.ENODEV, new FakeLogger());
     assert.deepEqual(noBus.sample(), { ok: false, errno: Errno.ENODEV });

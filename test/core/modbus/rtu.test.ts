@@ -21,6 +21,10 @@ describe('modbus/rtu: requests and responses of every function code', () => {
       [0x11, 3, 0, 0x6b, 0, 3, 0x76, 0x87],
     );
     assert.ok(crcOk(Uint8Array.from([0x01, 0x04, 0, 0, 0, 1, 0x31, 0xca]), 8));
+    assert.ok(!crcOk(Uint8Array.from([0x01, 0x04, 0, 0, 0, 1, 0x31, 0xcb]), 8), 'high CRC byte differs');
+    assert.ok(!crcOk(Uint8Array.from([0x01, 0x04, 0, 0, 0, 1, 0x30, 0xca]), 8), 'low CRC byte differs');
+    assert.ok(!crcOk(Uint8Array.from([0x01, 0x04, 0, 0, 0, 1, 0xca, 0x31]), 8), 'CRC bytes swapped');
+    assert.ok(!crcOk(Uint8Array.of(0, 0, 0), 3), 'too short for an address, a function code and a CRC');
   });
 
   it('encodes FC 1, 2, 3, 4 reads', () => {
