@@ -15,7 +15,7 @@ import type { Sample } from '../../src/agent/driver.js';
 import { decodeData, isFailure, type Decoded } from '../../src/codec/field.js';
 import type { Channel, TransmitEvent } from '../../src/config/model.js';
 import { Batcher, byteLength, defaultBatchOptions } from '../../src/report/batcher.js';
-import { recordHead, stamp } from '../../src/report/records.js';
+import { encodeRecord, stampTail } from '../../src/report/records.js';
 import { defaultOutboxOptions } from '../../src/report/outbox-options.js';
 import { Outbox } from '../../src/report/outbox.js';
 import { Reporter } from '../../src/report/reporter.js';
@@ -163,10 +163,10 @@ export function measureSplit(samples: number): { decodeNs: number; encodeNs: num
     }),
     encodeNs: time((n, i) => {
       const value = ((600 + ((n + i) % 50)) * 0.1 - 40) as number;
-      sink += stamp(recordHead('s', names[i]!, true, value), t0 + n * 100).length;
+      sink += encodeRecord('s', names[i]!, true, value, stampTail(t0 + n * 100)).length;
     }),
     byteCountNs: time((n, i) => {
-      sink += byteLength(stamp(recordHead('s', names[i]!, true, (n + i) % 50), t0 + n * 100));
+      sink += byteLength(encodeRecord('s', names[i]!, true, (n + i) % 50, stampTail(t0 + n * 100)));
     }),
   });
   stages(); // warm-up

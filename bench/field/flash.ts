@@ -11,7 +11,7 @@
 import { Batcher, defaultBatchOptions } from '../../src/report/batcher.js';
 import { defaultOutboxOptions, type Lane } from '../../src/report/outbox-options.js';
 import { Outbox } from '../../src/report/outbox.js';
-import { recordHead, stamp } from '../../src/report/records.js';
+import { encodeRecord, stampTail } from '../../src/report/records.js';
 import type { KeyValueStore } from '../../src/ports.js';
 import { byteLength } from '../../src/report/batcher.js';
 import { FakeClock } from '../../test/fakes/fake-clock.js';
@@ -108,7 +108,7 @@ export function flashRun(kind: 'ring' | 'write-through', mode: 'online' | 'offli
   const wall = Date.UTC(2026, 0, 1);
   for (let s = 0; s < seconds; s++) {
     for (let c = 0; c < 8; c++)
-      batcher.add('s', stamp(recordHead('s', `ch${c}`, true, 20 + ((s * 7 + c) % 50) / 10), wall + s * 1000));
+      batcher.add('s', encodeRecord('s', `ch${c}`, true, 20 + ((s * 7 + c) % 50) / 10, stampTail(wall + s * 1000)));
     if (!online && s % 30 === 0) queue.deliveryFailed();
     clock.advance(1000);
   }

@@ -14,7 +14,7 @@ import { isLocation } from '../transmit/values.js';
 import { LocationFields } from '../wire.js';
 import type { Batcher } from './batcher.js';
 import type { Lane } from './outbox-options.js';
-import { recordHead, stamp } from './records.js';
+import { encodeRecord, stampTail } from './records.js';
 
 /** A record waiting for the wall time: encoded up to its timestamp (records.ts). */
 interface HeldRecord {
@@ -70,18 +70,13 @@ export class Reporter {
     return this.#held.length;
   }
 
-  /** One record (a state's `name` without `.reported`; `value` is the errno when not `ok`). */
+  /** One record (a state's `name` without `.reported`; `value` is the errno when not `ok`), stamped or held. */
   #report(lane: Lane, name: string, ok: boolean, value: unknown, monotonicMs: number, prompt: boolean): void {
     this.#counters.reported++;
-    this.#add(lane, recordHead(lane, name, ok, value), monotonicMs, prompt);
-  }
-
-  /** Stamps and batches a record (the held ones first), or holds it while the wall time is unknown. */
-  #add(lane: Lane, head: string, monotonicMs: number, prompt: boolean): void {
     const unixMs = this.#wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.#hold({ lane, head, monotonicMs });
+    if (unixMs === undefined) return this.#hold({ lane, head: encodeRecord(lane, name, ok, value), monotonicMs });
     if (this.#held.length > 0) this.#release();
-    this.#batcher.add(lane, stamp(head, unixMs), prompt);
+    this.#batcher.add(lane, encodeRecord(lane, name, ok, value, stampTail(unixMs)), prompt);
   }
 
   #hold(record: HeldRecord): void {
@@ -101,8 +96,12 @@ export class Reporter {
     this.#release();
   };
 
-  /** Stamps and batches every held record, oldest first. */
+  /** Stamps and batches every held record, oldest first (held again should the time be unknown). */
   #release(): void {
-    for (const r of this.#held.splice(0)) this.#add(r.lane, r.head, r.monotonicMs, false);
+    for (const r of this.#held.splice(0)) {
+      const unixMs = this.#wallTime.toWallMs(r.monotonicMs);
+      if (unixMs === undefined) this.#hold(r);
+      else this.#batcher.add(r.lane, r.head + stampTail(unixMs));
+    }
   }
 }

@@ -4,18 +4,18 @@
  * UTF-8 length, for ASCII and non-ASCII names and values.
  */
 import { byteLength } from '../../../src/report/batcher.js';
-import { recordHead, stamp, wireSecondsText } from '../../../src/report/records.js';
+import { encodeRecord, stampTail, wireSecondsText } from '../../../src/report/records.js';
 import { utf8Length } from '../../../src/utf8.js';
 import { assert } from '../../support/assert.js';
 import { prng } from '../gnss/logs.js';
 
 /** A state record of `channel` (`<name>.reported`). */
 const encodeStateValue = (channel: string, value: unknown, unixMs: number) =>
-  stamp(recordHead('s', channel.replace(/\.reported$/, ''), true, value), unixMs);
+  encodeRecord('s', channel.replace(/\.reported$/, ''), true, value, stampTail(unixMs));
 const encodeStateError = (channel: string, errno: number, unixMs: number) =>
-  stamp(recordHead('s', channel.replace(/\.reported$/, ''), false, errno), unixMs);
+  encodeRecord('s', channel.replace(/\.reported$/, ''), false, errno, stampTail(unixMs));
 const encodeMeasurement = (metric: string, value: unknown, unixMs: number) =>
-  stamp(recordHead('m', metric, true, value), unixMs);
+  encodeRecord('m', metric, true, value, stampTail(unixMs));
 
 describe('report/records', () => {
   it('prints wire seconds from integers exactly as the double prints', () => {
@@ -44,6 +44,15 @@ describe('report/records', () => {
     assert.equal(encodeStateValue('x.reported', NaN, 1000), '{"channel":"x.reported","value":"NaN","timestamp":1}');
     assert.equal(encodeMeasurement('m', -Infinity, 1000), '{"metric":"m","value":"-Infinity","timestamp":1}');
     assert.equal(encodeMeasurement('m', undefined, 1000), '{"metric":"m","value":null,"timestamp":1}');
+  });
+
+  it('completes a held record (its head) into the text a stamped one has', () => {
+    const head = encodeRecord('s', 'temp', true, 21.5);
+    assert.equal(head, '{"channel":"temp.reported","value":21.5,"timestamp":');
+    assert.equal(head + stampTail(1767225600123), encodeStateValue('temp.reported', 21.5, 1767225600123));
+    // The tail is made once per timestamp and follows it when it changes.
+    assert.equal(stampTail(1767225600123), '1767225600.123}');
+    assert.equal(stampTail(1767225601000), '1767225601}');
   });
 
   it('encodes records as JSON whose UTF-8 byte count the batcher counts, for ASCII and non-ASCII text', () => {
