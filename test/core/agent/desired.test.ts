@@ -100,6 +100,18 @@ describe('agent: desired values', () => {
     w.agent.stop();
   });
 
+  it('answers -EINVAL for a number that is not finite, before any inverse scaling', async () => {
+    const w = world({ channels: outputs });
+    await w.agent.start();
+    await w.clock.advanceAsync(10);
+    await w.agent.applyDesired({ key: 'dimmer', value: NaN, timestampMs: T0 });
+    await w.agent.applyDesired({ key: 'note', value: Infinity, timestampMs: T0 });
+    assert.deepEqual(w.pins.writes, []);
+    assert.deepEqual(reported(w, 'dimmer').slice(1), [Errno.EINVAL]);
+    assert.deepEqual(reported(w, 'note'), [Errno.EINVAL]);
+    w.agent.stop();
+  });
+
   it('reads a .desired State record and nothing else (the one reader of the wire form)', () => {
     assert.deepEqual(readDesired({ channel: 'prod:gps.lat.desired', value: 1.5, timestamp: 1767225600.25 }), {
       key: 'gps.lat',
