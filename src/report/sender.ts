@@ -103,11 +103,10 @@ export class Sender {
     this.kick();
   }
 
-  /** Stops delivering; what is queued is written to the store for the next run. */
+  /** Stops delivering (a request under way is not followed up); the owner writes what is queued to the store. */
   stop(): void {
     this.#cancelTimer();
     this.#state = 'stopped';
-    this.#outbox.persist();
   }
 
   async #sendNext(): Promise<void> {
