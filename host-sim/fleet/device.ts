@@ -185,6 +185,7 @@ export class FleetDevice {
     while (agent.outbox.batches > 0 && clock.monotonicMs() < deadline) await this.pause(50);
     await this.whenNotSending(agent, 5000, sender);
     sender.stop();
+    agent.outbox.persist();
     this.previous.sent += stats.sent;
     this.previous.requests += stats.requests;
     this.previous.failures += stats.failures;

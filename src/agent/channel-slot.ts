@@ -153,7 +153,7 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
     if (typed === undefined) return errorSample(Errno.EINVAL);
     if (typeof typed === 'boolean') return await driver.applyDesired(typed);
     const raw = valueToRaw(typed, this.gain, this.offset, driver.rawRange);
-    return raw.ok ? await driver.applyDesired(raw.raw) : errorSample(raw.errno);
+    return raw === undefined ? errorSample(Errno.ERANGE) : await driver.applyDesired(raw);
   }
 
   /** Stops reporting (a late async sample is discarded) and closes the driver. */

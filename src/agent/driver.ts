@@ -45,10 +45,11 @@ export interface ChannelDriver {
    */
   sample(): Sample | Promise<Sample> | undefined;
   /**
-   * Applies a desired value (already type-checked against the channel type by
-   * the agent only as far as JSON goes). Resolves with what is read back, or an
-   * error sample (-EINVAL, -ERANGE, -EIO ...). Absent on inputs: the agent
-   * answers -EROFS.
+   * Applies a desired value as the agent hands it (ChannelSlot.write): the
+   * channel is writable, the value is of the channel's kind (a boolean, a
+   * number, an integer) and a number is inverse-scaled into `rawRange`.
+   * Resolves with what is read back, or an error sample (-EIO ...). Absent on
+   * inputs: the agent answers -EROFS.
    */
   applyDesired?(value: Value): Sample | Promise<Sample>;
   /**

@@ -7,7 +7,6 @@
  * the output takes counts, clamped to the output's range when it lies within
  * half a count of it (rounding noise), and rejected with -ERANGE beyond that.
  */
-import { Errno } from '../errno.js';
 
 /** The raw range an output accepts (e.g. PWM duty 0 .. 2^resolution - 1). */
 export interface RawRange {
@@ -31,22 +30,19 @@ export function scaleToValue(raw: number, gain: number, offset: number): number 
   return rounded === 0 ? 0 : rounded; // never -0
 }
 
-/** The outcome of inverse scaling: a raw value to write, or a negative errno. */
-export type RawResult = { ok: true; raw: number } | { ok: false; errno: number };
-
 /**
- * (value - offset) / gain, rounded and clamped to `range` when given.
- * -EINVAL for a non-finite value; -ERANGE when out of range by more than half a count.
+ * (value - offset) / gain, rounded and clamped to `range` when given; undefined (-ERANGE) when out
+ * of range by more than half a count, or not finite. `value` is finite: the channel has checked it
+ * (ChannelSlot.write answers -EINVAL for anything else).
  */
-export function valueToRaw(value: number, gain: number, offset: number, range?: RawRange): RawResult {
-  if (!Number.isFinite(value)) return { ok: false, errno: Errno.EINVAL };
+export function valueToRaw(value: number, gain: number, offset: number, range?: RawRange): number | undefined {
   let raw = (value - offset) / gain; // exact when gain is 1 and offset 0
-  if (!Number.isFinite(raw)) return { ok: false, errno: Errno.ERANGE };
-  if (range === undefined) return { ok: true, raw };
+  if (!Number.isFinite(raw)) return undefined;
+  if (range === undefined) return raw;
   const slack = range.integer ? 0.5 : 1e-9 * Math.max(1, Math.abs(range.max - range.min));
-  if (raw < range.min - slack || raw > range.max + slack) return { ok: false, errno: Errno.ERANGE };
+  if (raw < range.min - slack || raw > range.max + slack) return undefined;
   if (range.integer) raw = Math.round(raw);
   if (raw < range.min) raw = range.min;
   if (raw > range.max) raw = range.max;
-  return { ok: true, raw: raw === 0 ? 0 : raw };
+  return raw === 0 ? 0 : raw;
 }

@@ -1,21 +1,14 @@
 /**
  * Custom channels (docs/agent.md) as the agent drives them: one driver per
  * channel, sampling the channel's last value. A writable custom channel
- * (`readOnly` false) takes desired values: the value is checked against the
- * channel's `customType` (boolean; number: an integer; decimal: any number)
- * and becomes the channel's value. Read-only channels answer -EROFS. This is
+ * (`readOnly` false) takes desired values: the agent checks the value against the
+ * channel's `customType` (boolean; number: an integer; decimal: any number), and
+ * it becomes the channel's value. Read-only channels answer -EROFS (the agent). This is
  * all a firmware without application code links (boot.ts); the application's
  * side, `publish` and the `onDesired` listeners, is CustomChannels (provider.ts).
  */
-import {
-  errorSample,
-  type ChannelDriver,
-  type ChannelDriverProvider,
-  type Sample,
-  type Value,
-} from '../agent/driver.js';
+import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
 import type { Channel, ChannelType, CustomChannel } from '../config/model.js';
-import { Errno } from '../errno.js';
 import { AgentError } from '../errors.js';
 
 /** Whether `value` fits `customType` (decisions 1). */
@@ -30,7 +23,6 @@ export function fitsCustomType(channel: Pick<CustomChannel, 'customType'>, value
 export class CustomDriver implements ChannelDriver {
   readonly key: string;
   readonly customType: CustomChannel['customType'];
-  readonly #readOnly: boolean;
   readonly #owner: CustomChannelDrivers;
   /** The value as a sample; made at the first value and reused. */
   #current: { ok: true; value: Value } | undefined;
@@ -38,7 +30,6 @@ export class CustomDriver implements ChannelDriver {
   constructor(channel: CustomChannel, owner: CustomChannelDrivers) {
     this.key = channel.key;
     this.customType = channel.customType;
-    this.#readOnly = channel.readOnly;
     this.#owner = owner;
   }
 
@@ -53,10 +44,11 @@ export class CustomDriver implements ChannelDriver {
     return this.#current;
   }
 
-  /** The agent answers -EROFS for read-only channels before calling this; checked again here. */
+  /**
+   * Takes a desired value as the agent hands it: ChannelSlot.write has answered -EROFS for a
+   * read-only channel and -EINVAL for a value that does not fit the `customType`.
+   */
   applyDesired(value: Value): Sample {
-    if (this.#readOnly) return errorSample(Errno.EROFS);
-    if (!fitsCustomType(this, value)) return errorSample(Errno.EINVAL);
     const sample = this.set(value);
     this.#owner.desiredApplied?.(this.key, value);
     return sample;

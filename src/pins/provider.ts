@@ -2,13 +2,13 @@
  * Channel drivers for the board's pins (docs/agent.md, "Sampling"): `digitalInput`
  * and `analogInput` read the Pins port each scan; `digitalOutput` and
  * `analogOutput` (PWM) read back the level or duty they drive, and take desired
- * values (the agent has already inverse-scaled them to raw duty counts and
- * checked them against `rawRange`). Each driver reuses one sample object, so a
+ * values as the agent hands them (ChannelSlot.write has checked the type,
+ * inverse-scaled them to raw duty counts and checked them against `rawRange`). Each driver reuses one sample object, so a
  * scan allocates nothing, and is one object of a class (no closures), so a
  * channel holds few heap slots on XS. A pin that cannot be opened rejects its
  * channel.
  */
-import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
+import type { ChannelDriver, ChannelDriverProvider, Sample } from '../agent/driver.js';
 import type { RawRange } from '../codec/scale.js';
 import type { Channel, ChannelType, PinChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
@@ -16,8 +16,6 @@ import { AgentError, toAgentError } from '../errors.js';
 import type { DigitalOutput, Pins, PwmOutput } from '../ports.js';
 
 const failed: Sample = { ok: false, errno: Errno.EIO };
-const invalid: Sample = { ok: false, errno: Errno.EINVAL };
-const outOfRange: Sample = { ok: false, errno: Errno.ERANGE };
 
 /** Any pin the drivers read: the four Pins port objects. */
 interface ReadablePin {
@@ -56,9 +54,9 @@ class PinReader<P extends ReadablePin> implements ChannelDriver {
   }
 }
 
+/** Outputs take desired values the agent checked (ChannelSlot.write): a boolean, a duty count within rawRange. */
 class DigitalOutputDriver extends PinReader<DigitalOutput> {
-  applyDesired(value: Value): Sample {
-    if (typeof value !== 'boolean') return invalid;
+  applyDesired(value: boolean): Sample {
     this.io.write(value);
     return this.sample();
   }
@@ -70,9 +68,7 @@ class PwmOutputDriver extends PinReader<PwmOutput> {
     return { min: 0, max: 2 ** this.io.resolution - 1, integer: true };
   }
 
-  applyDesired(value: Value): Sample {
-    if (typeof value !== 'number' || !Number.isInteger(value)) return invalid;
-    if (value < 0 || value > this.rawRange.max) return outOfRange;
+  applyDesired(value: number): Sample {
     this.io.write(value);
     return this.sample();
   }

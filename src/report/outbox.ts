@@ -9,7 +9,7 @@
  * whose entry cannot be removed is not used again this run; other keys under the prefix are left
  * alone. Bounded in records and bytes: the oldest batches are dropped first (`dropped`, records).
  */
-import { AgentError, toAgentError } from '../errors.js';
+import { AgentError, logFailure, toAgentError } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
 import { decodeEntry, encodeEntry, type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
@@ -64,8 +64,7 @@ export class Outbox {
       const records = this.#dropOldest();
       this.#logger.log('warn', 'outbox: full, oldest dropped', { records, dropped: this.dropped });
     }
-    this.records += count;
-    this.bytes += bytes;
+    this.#tally(count, bytes);
     if (!this.#coalesce(lane, json, count, bytes)) {
       this.#index.push({ seq: this.#nextSeq++, lane, count, bytes, json, slot: -1 });
     }
@@ -102,8 +101,7 @@ export class Outbox {
     const json = `[${records.join(',')}]`;
     const bytes = byteLength(json);
     this.#release(entry.slot);
-    this.records += count - entry.count;
-    this.bytes += bytes - entry.bytes;
+    this.#tally(count - entry.count, bytes - entry.bytes);
     Object.assign(entry, { slot: -1, json, count, bytes });
     if (this.#offline) this.persist();
   }
@@ -159,9 +157,14 @@ export class Outbox {
     const i = this.#index.findIndex((e) => e.seq === seq);
     if (i < 0) return;
     const entry = this.#index.splice(i, 1)[0]!;
-    this.records -= entry.count;
-    this.bytes -= entry.bytes;
+    this.#tally(-entry.count, -entry.bytes);
     this.#release(entry.slot);
+  }
+
+  /** Adds to the records and bytes queued (negative: takes off). */
+  #tally(records: number, bytes: number): void {
+    this.records += records;
+    this.bytes += bytes;
   }
 
   #cancelTimer(): void {
@@ -207,7 +210,7 @@ export class Outbox {
       if (slot >= 0) this.#store.delete(this.#key(slot));
     } catch (e) {
       taken = true;
-      if (logged) this.#logger.log('warn', 'outbox: store delete failed', { slot, reason: toAgentError(e).message });
+      if (logged) logFailure(this.#logger, 'warn', 'outbox: store delete failed', e, { slot });
     }
     if (slot >= 0 && slot < this.#taken.length) this.#taken[slot] = taken;
   }
@@ -241,8 +244,7 @@ export class Outbox {
       if (slot < this.#taken.length) this.#taken[slot] = true;
       const bytes = byteLength(batch.json);
       this.#index.push({ ...batch, bytes, json: undefined, slot });
-      this.records += batch.count;
-      this.bytes += bytes;
+      this.#tally(batch.count, bytes);
       if (batch.seq >= this.#nextSeq) this.#nextSeq = batch.seq + 1;
     }
     this.#index.sort((a, b) => a.seq - b.seq);

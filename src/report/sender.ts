@@ -18,7 +18,7 @@
  * agent calls it on any successful request).
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { toAgentError, type AgentError } from '../errors.js';
+import { logFailure, toAgentError, type AgentError } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -103,11 +103,10 @@ export class Sender {
     this.kick();
   }
 
-  /** Stops delivering; what is queued is written to the store for the next run. */
+  /** Stops delivering (a request under way is not followed up); the owner writes what is queued to the store. */
   stop(): void {
     this.#cancelTimer();
     this.#state = 'stopped';
-    this.#outbox.persist();
   }
 
   async #sendNext(): Promise<void> {
@@ -141,8 +140,7 @@ export class Sender {
       await refusals.refresh();
     } catch (e) {
       if (this.#stopped()) return false;
-      const reason = toAgentError(e).message;
-      this.#logger.log('warn', 'sender: refused, config unreadable', { status: error.status, reason });
+      logFailure(this.#logger, 'warn', 'sender: refused, config unreadable', e, { status: error.status });
       this.#wait(this.#backoff());
       return false;
     }

@@ -28,8 +28,6 @@ export class ServiceClient {
   onDate: ((header: string | undefined) => void) | undefined;
   /** Called after every 2xx answer: the service is reachable (the outbox retries at once). */
   onSuccess: (() => void) | undefined;
-  /** HTTP requests answered (any status). */
-  requests = 0;
 
   constructor(
     http: HttpTransport,
@@ -73,7 +71,6 @@ export class ServiceClient {
       request.body = body;
     }
     const response = await this.#http.request(request);
-    this.requests++;
     this.onDate?.(response.headers['date']);
     const status = response.status;
     if (status >= 200 && status < 300) {

@@ -50,11 +50,6 @@ export class WallTime {
     this.#clock = clock;
   }
 
-  /** Whether records can be stamped now: the host clock is plausible or a `Date` header was learned. */
-  isKnown(): boolean {
-    return this.nowMs() !== undefined;
-  }
-
   /** Unix ms of the moment `monotonicMs`, or undefined while the time is unknown. */
   toWallMs(monotonicMs: number): number | undefined {
     const hostWall = this.#clock.wallMs();
@@ -62,7 +57,10 @@ export class WallTime {
     return this.#offsetMs === undefined ? undefined : Math.round(monotonicMs + this.#offsetMs);
   }
 
-  /** Unix ms now, or undefined. */
+  /**
+   * Unix ms now, or undefined while the time is unknown: known (records can be stamped) once the
+   * host clock is plausible or a `Date` header was learned.
+   */
   nowMs(): number | undefined {
     return this.toWallMs(this.#clock.monotonicMs());
   }
@@ -88,7 +86,7 @@ export class WallTime {
   }
 
   #notifyIfKnown(): void {
-    if (this.#listeners.length === 0 || !this.isKnown()) return;
+    if (this.#listeners.length === 0 || this.nowMs() === undefined) return;
     for (const listener of this.#listeners.splice(0)) listener();
   }
 }

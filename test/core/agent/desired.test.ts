@@ -94,9 +94,24 @@ describe('agent: desired values', () => {
     await w.agent.applyDesired({ key: 'relay', value: 'true', timestampMs: T0 });
     await w.agent.applyDesired({ key: 'dimmer', value: '50', timestampMs: T0 });
     await w.agent.applyDesired({ key: 'relay', value: 1, timestampMs: T0 + 1 });
+    await w.agent.applyDesired({ key: 'note', value: 'x', timestampMs: T0 });
+    await w.clock.advanceAsync(1100);
     assert.deepEqual(w.pins.writes, [{ pin: 5, value: true }]);
     assert.deepEqual(reported(w, 'relay').slice(1), [Errno.EINVAL, true]);
     assert.deepEqual(reported(w, 'dimmer').slice(1), [Errno.EINVAL]);
+    assert.deepEqual(reported(w, 'note'), [Errno.EINVAL]);
+    w.agent.stop();
+  });
+
+  it('answers -EINVAL for a number that is not finite, before any inverse scaling', async () => {
+    const w = world({ channels: outputs });
+    await w.agent.start();
+    await w.clock.advanceAsync(10);
+    await w.agent.applyDesired({ key: 'dimmer', value: NaN, timestampMs: T0 });
+    await w.agent.applyDesired({ key: 'note', value: Infinity, timestampMs: T0 });
+    assert.deepEqual(w.pins.writes, []);
+    assert.deepEqual(reported(w, 'dimmer').slice(1), [Errno.EINVAL]);
+    assert.deepEqual(reported(w, 'note'), [Errno.EINVAL]);
     w.agent.stop();
   });
 

@@ -29,7 +29,7 @@ describe('service client', () => {
     assert.equal(second?.url, 'http://dds.test:8080/api/v1/channels/list?device=demo%20001');
     assert.equal(first?.headers['authorization'], 'Bearer tok-123456');
     assert.deepEqual(dates, ['Thu, 01 Jan 2026 00:00:00 GMT', 'Thu, 01 Jan 2026 00:00:00 GMT']);
-    assert.equal(client.requests, 2);
+    assert.equal(http.requests.length, 2);
   });
 
   it('posts JSON bodies', async () => {
@@ -38,7 +38,7 @@ describe('service client', () => {
     await client.post('/api/v1/states/write', `${client.devicePrefix()}"states":[]}`);
     assert.equal(http.requests[0]?.body, '{"device":"demo 001","states":[]}');
     assert.equal(http.requests[0]?.headers['content-type'], 'application/json');
-    assert.equal(client.requests, 1);
+    assert.equal(http.requests.length, 1);
   });
 
   it('turns 401 and 403 into auth, other non-2xx into http.status, with the problem detail', async () => {
