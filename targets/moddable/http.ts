@@ -15,9 +15,9 @@
  * An error's message is one line: `http <host>: <reason>`.
  */
 import { Request } from 'http';
-import { AgentError } from '../../src/errors.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
-import { describe, guard, socketOptions } from './guarded-socket.js';
+import { closeQuietly, guard, socketOptions } from './guarded-socket.js';
 
 export class ModdableHttp implements HttpTransport {
   readonly #clock: Clock;
@@ -54,12 +54,8 @@ export class ModdableHttp implements HttpTransport {
         this.#clock.clearTimer(timer);
         if (code === undefined) resolve(response);
         else {
-          reject(new AgentError(code, `http ${host}: ${describe(reason)}`, { cause }));
-          try {
-            request?.close();
-          } catch {
-            // "close on closed socket": the peer closed it first
-          }
+          reject(new AgentError(code, `http ${host}: ${toAgentError(reason).message}`, { cause }));
+          closeQuietly(request);
         }
       };
       const timer = this.#clock.setTimer(

@@ -20,10 +20,10 @@
  *   too and throws AgentError `network`.
  */
 import { Client } from 'websocket';
-import { AgentError } from '../../src/errors.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
-import { utf8Length } from '../../src/utf8.js';
-import { describe, guard, socketOptions } from './guarded-socket.js';
+import { exceedsBytes } from '../../src/utf8.js';
+import { closeQuietly, guard, socketOptions } from './guarded-socket.js';
 
 /** The client's largest frame (16-bit length). */
 export const MAX_SEND_BYTES = 65_535;
@@ -51,11 +51,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     const close = (reason: string): void => {
       if (closed) return;
       closed = true;
-      try {
-        client?.close();
-      } catch {
-        // already closed underneath
-      }
+      closeQuietly(client);
       try {
         handlers.onClose(reason);
       } catch {
@@ -65,29 +61,28 @@ export class ModdableWebSockets implements WebSocketFactory {
     try {
       client = new Client(options as ConstructorParameters<typeof Client>[0]);
     } catch (e) {
-      throw new AgentError('network', `websocket ${host}: ${describe(e)}`, { cause: e });
+      throw new AgentError('network', `websocket ${host}: ${toAgentError(e).message}`, { cause: e });
     }
-    guard(client, (e) => close('network: ' + describe(e)));
+    guard(client, (e) => close('network: ' + toAgentError(e).message));
     client.callback = (message: number, value?: unknown) => {
       if (closed) return;
       if (message === CONNECTED) handlers.onOpen();
       else if (message === RECEIVE) {
         if (typeof value !== 'string') close('binary frame');
-        else if (value.length > MAX_MESSAGE_BYTES && utf8Length(value) > MAX_MESSAGE_BYTES)
-          close(`message over ${MAX_MESSAGE_BYTES} B`);
+        else if (exceedsBytes(value, MAX_MESSAGE_BYTES)) close(`message over ${MAX_MESSAGE_BYTES} B`);
         else handlers.onMessage(value);
       } else if (message === DISCONNECT) close('disconnected');
     };
     return {
       send(data: string) {
         if (closed || client === undefined) throw new AgentError('closed', 'websocket: closed');
-        if (data.length > MAX_SEND_BYTES / 3 && utf8Length(data) > MAX_SEND_BYTES) {
+        if (exceedsBytes(data, MAX_SEND_BYTES)) {
           throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
         }
         try {
           client.write(data);
         } catch (e) {
-          const reason = 'write failed: ' + describe(e);
+          const reason = 'write failed: ' + toAgentError(e).message;
           close(reason);
           throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
         }
