@@ -64,21 +64,22 @@ export class PreferenceStore implements KeyValueStore {
     return at < 0 ? undefined : [raw.slice(0, at), raw.slice(at + 1)];
   }
 
-  /** The slot holding `key` (`found`), or the first free slot of its chain. */
-  #slot(key: string): { slot: string; found: boolean; base: string; index: number } {
+  /**
+   * The chain of `key`: the slot holding it and its entry, or the chain's first
+   * free slot and no entry; with the chain's base name and the slot's index.
+   */
+  #find(key: string): [slot: string, entry: [string, string] | undefined, base: string, index: number] {
     const base = this.#hash(key);
     for (let index = 0; index < MAX_PROBES; index++) {
       const slot = slotName(base, index);
       const entry = this.#read(slot);
-      if (entry === undefined) return { slot, found: false, base, index };
-      if (entry[0] === key) return { slot, found: true, base, index };
+      if (entry === undefined || entry[0] === key) return [slot, entry, base, index];
     }
     throw new AgentError('overflow', `store: no free slot for ${key}`);
   }
 
   get(key: string): string | undefined {
-    const { slot, found } = this.#slot(key);
-    return found ? this.#read(slot)?.[1] : undefined;
+    return this.#find(key)[1]?.[1];
   }
 
   set(key: string, value: string): void {
@@ -86,12 +87,12 @@ export class PreferenceStore implements KeyValueStore {
     if (exceedsBytes(record, this.#maxValueBytes)) {
       throw new AgentError('too-large', `store: ${key} over ${this.#maxValueBytes} B`);
     }
-    this.#preference.set(this.#domain, this.#slot(key).slot, record);
+    this.#preference.set(this.#domain, this.#find(key)[0], record);
   }
 
   delete(key: string): void {
-    const { slot, found, base, index } = this.#slot(key);
-    if (!found) return;
+    const [slot, entry, base, index] = this.#find(key);
+    if (entry === undefined) return;
     // Keep the chain contiguous: the chain's last entry moves into the hole.
     let last = index;
     while (last + 1 < MAX_PROBES && this.#read(slotName(base, last + 1)) !== undefined) last++;
