@@ -21,8 +21,8 @@
  * error line when the server closed for good, info after `stop()`).
  */
 import { opt, readObject, str } from '../reader.js';
-import { AgentError, toAgentError } from '../errors.js';
-import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
+import { AgentError, logFailure, toAgentError } from '../errors.js';
+import type { TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
 import { hubDefaults, type HubClientOptions, type ResolvedHubOptions } from './options.js';
@@ -106,13 +106,14 @@ export class HubClient {
   #set(state: HubStateKind, error?: AgentError): void {
     this.#state = state;
     const code = error?.code;
+    const logger = this.#o.logger;
     if (state === 'connected') {
       this.#down = undefined;
-      this.#log('info', state);
+      logger.log('info', 'hub: connected');
     } else if (error && (state === 'stopped' || code !== this.#down)) {
       this.#down = code;
       const level = code === 'closed' ? 'info' : state === 'stopped' || code === 'auth' ? 'error' : 'warn';
-      this.#log(level, state, { reason: error.message });
+      logFailure(logger, level, 'hub: ' + state, error);
     }
     this.#emit(state, error);
   }
@@ -122,7 +123,7 @@ export class HubClient {
       try {
         listener(event, error);
       } catch (e) {
-        this.#log('error', 'listener failed', { reason: toAgentError(e).message });
+        logFailure(this.#o.logger, 'error', 'hub: listener failed', e);
       }
     }
   }
@@ -228,7 +229,7 @@ export class HubClient {
       }
     } catch (e) {
       if (handshaking) this.#close(toAgentError(e));
-      else this.#log('warn', 'message dropped', { reason: toAgentError(e).message });
+      else logFailure(this.#o.logger, 'warn', 'hub: message dropped', e);
     }
   }
 
@@ -242,9 +243,5 @@ export class HubClient {
       this.#close(new AgentError('network', 'hub: send failed', { cause: e }));
       return false;
     }
-  }
-
-  #log(level: LogLevel, message: string, fields?: LogFields): void {
-    this.#o.logger.log(level, 'hub: ' + message, fields);
   }
 }
