@@ -17,7 +17,7 @@ import Resource from 'Resource';
 import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
-import { toAgentError } from '../../src/errors.js';
+import { logFailure, toAgentError } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
@@ -94,5 +94,5 @@ export function boot(features?: LinkedFeatures): void {
       const sockets = new ModdableWebSockets(secure);
       startAgentHub({ agent, baseUrl, token, http, sockets, clock, logger });
     })
-    .catch((e: unknown) => logger.log('error', 'agent: start failed', { reason: toAgentError(e).message }));
+    .catch((e: unknown) => logFailure(logger, 'error', 'agent: start failed', e));
 }

@@ -46,11 +46,9 @@ export class ModdableHttp implements HttpTransport {
       let sent = 0;
       const response = { status: 0, headers: {} as Record<string, string>, body: '' };
       let request: Request | undefined;
-      // The first outcome wins; a later one (a close's callback, the timer) changes nothing.
-      let settled = false;
+      // The first outcome wins (a promise settles once); a later one (a close's callback) only clears the
+      // timer and closes the request again, both of which ignore a second time.
       const finish = (code?: 'network' | 'timeout', reason?: unknown, cause?: unknown): void => {
-        if (settled) return;
-        settled = true;
         this.#clock.clearTimer(timer);
         if (code === undefined) resolve(response);
         else {

@@ -58,28 +58,21 @@ export class ModdableSerial implements Serial {
     }
     const clock = this.clock;
     const byteMs = (BITS_PER_BYTE * 1000) / options.baudRate;
+    // A fired timer's handle is ignored by clearTimer (the Clock port), so it is kept.
     let release: TimerHandle | undefined;
     return {
       write(bytes: Uint8Array) {
-        if (direction !== undefined) {
+        const dir = direction;
+        if (dir !== undefined) {
           if (release !== undefined) clock.clearTimer(release);
-          direction.write(1);
+          dir.write(1);
         }
         try {
           serial.write(bytes);
         } catch (e) {
           handlers.onError?.(new AgentError('network', `serial port ${options.port}: write failed`, { cause: e }));
         }
-        if (direction !== undefined) {
-          const dir = direction;
-          release = clock.setTimer(
-            () => {
-              release = undefined;
-              dir.write(0);
-            },
-            Math.ceil((bytes.length + 1) * byteMs),
-          );
-        }
+        if (dir !== undefined) release = clock.setTimer(() => dir.write(0), Math.ceil((bytes.length + 1) * byteMs));
       },
       close() {
         if (release !== undefined) clock.clearTimer(release);

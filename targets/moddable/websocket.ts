@@ -47,7 +47,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     let closed = false;
     const options = socketOptions(url, headers, this.#secure);
     const host = options.host;
-    let client: Client | undefined;
+    let client: Client;
     const close = (reason: string): void => {
       if (closed) return;
       closed = true;
@@ -75,7 +75,7 @@ export class ModdableWebSockets implements WebSocketFactory {
     };
     return {
       send(data: string) {
-        if (closed || client === undefined) throw new AgentError('closed', 'websocket: closed');
+        if (closed) throw new AgentError('closed', 'websocket: closed');
         if (exceedsBytes(data, MAX_SEND_BYTES)) {
           throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
         }
