@@ -62,8 +62,7 @@ export function linkAgent(
   logger: Logger,
   options: AgentLinkOptions = {},
 ): AgentLink {
-  const { deviceUid, properties } = options;
-  const maxQueued = options.maxQueued ?? 64;
+  const { deviceUid, properties, maxQueued = 64 } = options;
   let dropped = 0;
   let queued = 0;
   let tail = Promise.resolve();

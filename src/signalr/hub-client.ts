@@ -175,7 +175,7 @@ export class HubClient {
         ? this.#o.authRetryMs
         : this.#o.retry.nextDelayMs(++this.#attempt);
     if (delayMs === null) return this.#set('stopped', error);
-    this.#timer = this.#o.clock.setTimer(() => void this.#connect(), delayMs);
+    this.#arm(delayMs);
     this.#set('waiting', error);
   }
 
@@ -186,10 +186,14 @@ export class HubClient {
     this.#timer = delayMs === undefined ? undefined : clock.setTimer(() => this.#tick(), delayMs);
   }
 
-  /** The handshake is late; or, connected, the keep-alive check: Ping or drop when due, re-arm for what is next. */
+  /**
+   * Waiting, the next attempt; or the handshake is late; or, connected, the
+   * keep-alive check: Ping or drop when due, re-arm for what is next.
+   */
   #tick(): void {
     const { clock, pingIntervalMs, serverTimeoutMs } = this.#o;
     const now = clock.monotonicMs();
+    if (this.#state === 'waiting') return void this.#connect();
     if (this.#state === 'handshaking') return this.#close(new AgentError('timeout', 'hub: no handshake'));
     if (now - this.#receivedMs >= serverTimeoutMs) return this.#close(new AgentError('timeout', 'hub: server silent'));
     if (now - this.#sentMs >= pingIntervalMs && !this.#write(pingRecord)) return;
