@@ -25,13 +25,13 @@ import { EarliestValidUnixMs } from '../../src/wire.js';
 import { ModdableClock } from './clock.js';
 import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
 import { startFeatures, type LinkedFeatures } from './feature.js';
-import { ModdableHttp } from './http.js';
+import { moddableHttp } from './http.js';
 import { boardIo } from './io.js';
 import { TraceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
 import { PreferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
-import { ModdableWebSockets } from './websocket.js';
+import { moddableWebSockets } from './websocket.js';
 
 /**
  * `preference` with values stored as blobs: NVS strings stop near 4000 bytes,
@@ -63,7 +63,7 @@ export function boot(features?: LinkedFeatures): void {
   // certificate (a DER resource named by `caCert`) when given, else the SDK's store (`ca*.der` resources).
   const secure: Record<string, unknown> = { protocolVersion: 0x303 };
   if (board.caCert !== undefined) secure.certificate = new Resource(board.caCert);
-  const http = new ModdableHttp(clock, 30_000, secure);
+  const http = moddableHttp(clock, 30_000, secure);
   const logger = new RedactingLogger(new TraceLogger(board.logLevel));
   logger.addSecret(token);
   logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
@@ -91,7 +91,7 @@ export function boot(features?: LinkedFeatures): void {
     .start()
     .then(() => {
       // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
-      const sockets = new ModdableWebSockets(secure);
+      const sockets = moddableWebSockets(secure);
       startAgentHub({ agent, baseUrl, token, http, sockets, clock, logger });
     })
     .catch((e: unknown) => logFailure(logger, 'error', 'agent: start failed', e));

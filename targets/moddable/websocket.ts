@@ -35,59 +35,55 @@ const DISCONNECT = 4;
 /** The bound of an incoming message (STYLE.md practice 9). */
 export const MAX_MESSAGE_BYTES = 16_384;
 
-export class ModdableWebSockets implements WebSocketFactory {
-  readonly #secure: Record<string, unknown>;
-
-  /** @param secure SecureSocket's `secure` dictionary for wss (boot.ts). */
-  constructor(secure: Record<string, unknown>) {
-    this.#secure = secure;
-  }
-
-  connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
-    let closed = false;
-    const options = socketOptions(url, headers, this.#secure);
-    const host = options.host;
-    let client: Client;
-    const close = (reason: string): void => {
-      if (closed) return;
-      closed = true;
-      closeQuietly(client);
-      try {
-        handlers.onClose(reason);
-      } catch {
-        // The core's handler must not reach the SDK's callback.
-      }
-    };
-    try {
-      client = new Client(options as ConstructorParameters<typeof Client>[0]);
-    } catch (e) {
-      throw new AgentError('network', `websocket ${host}: ${toAgentError(e).message}`, { cause: e });
-    }
-    guard(client, (e) => close('network: ' + toAgentError(e).message));
-    client.callback = (message: number, value?: unknown) => {
-      if (closed) return;
-      if (message === CONNECTED) handlers.onOpen();
-      else if (message === RECEIVE) {
-        if (typeof value !== 'string') close('binary frame');
-        else if (exceedsBytes(value, MAX_MESSAGE_BYTES)) close(`message over ${MAX_MESSAGE_BYTES} B`);
-        else handlers.onMessage(value);
-      } else if (message === DISCONNECT) close('disconnected');
-    };
-    return {
-      send(data: string) {
-        if (closed) throw new AgentError('closed', 'websocket: closed');
-        if (exceedsBytes(data, MAX_SEND_BYTES)) {
-          throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
-        }
+/** WebSockets over the SDK's `websocket` Client; `secure` is SecureSocket's `secure` dictionary for wss (boot.ts). */
+export function moddableWebSockets(secure: Record<string, unknown>): WebSocketFactory {
+  return {
+    connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
+      let closed = false;
+      const options = socketOptions(url, headers, secure);
+      const host = options.host;
+      let client: Client;
+      const close = (reason: string): void => {
+        if (closed) return;
+        closed = true;
+        closeQuietly(client);
         try {
-          client.write(data);
-        } catch (e) {
-          const reason = 'write failed: ' + toAgentError(e).message;
-          close(reason);
-          throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
+          handlers.onClose(reason);
+        } catch {
+          // The core's handler must not reach the SDK's callback.
         }
-      },
-      close: () => close('closed by the agent'),
-    };
-  }
+      };
+      try {
+        client = new Client(options as ConstructorParameters<typeof Client>[0]);
+      } catch (e) {
+        throw new AgentError('network', `websocket ${host}: ${toAgentError(e).message}`, { cause: e });
+      }
+      guard(client, (e) => close('network: ' + toAgentError(e).message));
+      client.callback = (message: number, value?: unknown) => {
+        if (closed) return;
+        if (message === CONNECTED) handlers.onOpen();
+        else if (message === RECEIVE) {
+          if (typeof value !== 'string') close('binary frame');
+          else if (exceedsBytes(value, MAX_MESSAGE_BYTES)) close(`message over ${MAX_MESSAGE_BYTES} B`);
+          else handlers.onMessage(value);
+        } else if (message === DISCONNECT) close('disconnected');
+      };
+      return {
+        send(data: string) {
+          if (closed) throw new AgentError('closed', 'websocket: closed');
+          if (exceedsBytes(data, MAX_SEND_BYTES)) {
+            throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
+          }
+          try {
+            client.write(data);
+          } catch (e) {
+            const reason = 'write failed: ' + toAgentError(e).message;
+            close(reason);
+            throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
+          }
+        },
+        close: () => close('closed by the agent'),
+      };
+    },
+  };
 }
