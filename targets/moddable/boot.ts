@@ -27,9 +27,9 @@ import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
 import { startFeatures, type LinkedFeatures } from './feature.js';
 import { moddableHttp } from './http.js';
 import { boardIo } from './io.js';
-import { TraceLogger } from './logger.js';
+import { traceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
-import { PreferenceStore, type PreferenceApi } from './store.js';
+import { preferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
 import { moddableWebSockets } from './websocket.js';
 
@@ -64,7 +64,7 @@ export function boot(features?: LinkedFeatures): void {
   const secure: Record<string, unknown> = { protocolVersion: 0x303 };
   if (board.caCert !== undefined) secure.certificate = new Resource(board.caCert);
   const http = moddableHttp(clock, 30_000, secure);
-  const logger = new RedactingLogger(new TraceLogger(board.logLevel));
+  const logger = new RedactingLogger(traceLogger(board.logLevel));
   logger.addSecret(token);
   logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
@@ -79,7 +79,7 @@ export function boot(features?: LinkedFeatures): void {
     clock,
     http,
     // The agent's records (configuration cache, outbox) in NVS domain `agent`.
-    store: new PreferenceStore(blobPreference),
+    store: preferenceStore(blobPreference),
     logger,
     service: { baseUrl, device: board.deviceKey, token },
     providers,
