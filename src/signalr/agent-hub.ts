@@ -20,7 +20,7 @@
  * (not an object, `states` not an array, a bad property) is logged and dropped.
  */
 import { parseDesiredRecords, type DesiredRecord, type DesiredStateSink } from '../agent/desired.js';
-import { toAgentError } from '../errors.js';
+import { logFailure } from '../errors.js';
 import type { RedactingLogger } from '../log/redact.js';
 import type { Logger } from '../ports.js';
 import { asObject } from '../reader.js';
@@ -62,10 +62,7 @@ export function linkAgent(
   logger: Logger,
   options: AgentLinkOptions = {},
 ): AgentLink {
-  const { deviceUid, properties } = options;
-  const maxQueued = options.maxQueued ?? 64;
-  const warn = (message: string, e: unknown): void =>
-    logger.log('warn', 'hub: ' + message, { reason: toAgentError(e).message });
+  const { deviceUid, properties, maxQueued = 64 } = options;
   let dropped = 0;
   let queued = 0;
   let tail = Promise.resolve();
@@ -78,7 +75,7 @@ export function linkAgent(
       try {
         await task();
       } catch (e) {
-        warn('desired sync failed', e);
+        logFailure(logger, 'warn', 'hub: desired sync failed', e);
       } finally {
         queued--;
       }
@@ -108,7 +105,7 @@ export function linkAgent(
         if (type === Hub.notifyStates) for (const record of parseDesiredRecords(states).records) apply(record);
         else if (type === Hub.notifyProperties) properties?.(values);
       } catch (e) {
-        warn('Notify dropped', e);
+        logFailure(logger, 'warn', 'hub: Notify dropped', e);
       }
     }
   };

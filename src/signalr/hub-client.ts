@@ -21,8 +21,8 @@
  * error line when the server closed for good, info after `stop()`).
  */
 import { opt, readObject, str } from '../reader.js';
-import { AgentError, toAgentError } from '../errors.js';
-import type { LogFields, LogLevel, TimerHandle, WebSocketConnection } from '../ports.js';
+import { AgentError, logFailure, toAgentError } from '../errors.js';
+import type { TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
 import { hubDefaults, type HubClientOptions, type ResolvedHubOptions } from './options.js';
@@ -106,13 +106,14 @@ export class HubClient {
   #set(state: HubStateKind, error?: AgentError): void {
     this.#state = state;
     const code = error?.code;
+    const logger = this.#o.logger;
     if (state === 'connected') {
       this.#down = undefined;
-      this.#log('info', state);
+      logger.log('info', 'hub: connected');
     } else if (error && (state === 'stopped' || code !== this.#down)) {
       this.#down = code;
       const level = code === 'closed' ? 'info' : state === 'stopped' || code === 'auth' ? 'error' : 'warn';
-      this.#log(level, state, { reason: error.message });
+      logFailure(logger, level, 'hub: ' + state, error);
     }
     this.#emit(state, error);
   }
@@ -122,7 +123,7 @@ export class HubClient {
       try {
         listener(event, error);
       } catch (e) {
-        this.#log('error', 'listener failed', { reason: toAgentError(e).message });
+        logFailure(this.#o.logger, 'error', 'hub: listener failed', e);
       }
     }
   }
@@ -174,7 +175,7 @@ export class HubClient {
         ? this.#o.authRetryMs
         : this.#o.retry.nextDelayMs(++this.#attempt);
     if (delayMs === null) return this.#set('stopped', error);
-    this.#timer = this.#o.clock.setTimer(() => void this.#connect(), delayMs);
+    this.#arm(delayMs);
     this.#set('waiting', error);
   }
 
@@ -185,10 +186,14 @@ export class HubClient {
     this.#timer = delayMs === undefined ? undefined : clock.setTimer(() => this.#tick(), delayMs);
   }
 
-  /** The handshake is late; or, connected, the keep-alive check: Ping or drop when due, re-arm for what is next. */
+  /**
+   * Waiting, the next attempt; or the handshake is late; or, connected, the
+   * keep-alive check: Ping or drop when due, re-arm for what is next.
+   */
   #tick(): void {
     const { clock, pingIntervalMs, serverTimeoutMs } = this.#o;
     const now = clock.monotonicMs();
+    if (this.#state === 'waiting') return void this.#connect();
     if (this.#state === 'handshaking') return this.#close(new AgentError('timeout', 'hub: no handshake'));
     if (now - this.#receivedMs >= serverTimeoutMs) return this.#close(new AgentError('timeout', 'hub: server silent'));
     if (now - this.#sentMs >= pingIntervalMs && !this.#write(pingRecord)) return;
@@ -228,7 +233,7 @@ export class HubClient {
       }
     } catch (e) {
       if (handshaking) this.#close(toAgentError(e));
-      else this.#log('warn', 'message dropped', { reason: toAgentError(e).message });
+      else logFailure(this.#o.logger, 'warn', 'hub: message dropped', e);
     }
   }
 
@@ -242,9 +247,5 @@ export class HubClient {
       this.#close(new AgentError('network', 'hub: send failed', { cause: e }));
       return false;
     }
-  }
-
-  #log(level: LogLevel, message: string, fields?: LogFields): void {
-    this.#o.logger.log(level, 'hub: ' + message, fields);
   }
 }

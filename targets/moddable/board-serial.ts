@@ -7,11 +7,11 @@
 import type { Clock, Serial } from '../../src/ports.js';
 import type { BoardConfig } from './config.js';
 import { boardIo, type SerialPins } from './io.js';
-import { ModdableSerial } from './serial.js';
+import { moddableSerial } from './serial.js';
 
 export function boardSerial(board: BoardConfig, clock: Clock): Serial {
   const pins: Record<string, SerialPins> = {};
   if (board.gnssPort !== undefined) pins[board.gnssPort] = { receive: board.gnssRx, transmit: board.gnssTx };
   if (board.modbusPort !== undefined) pins[board.modbusPort] = { receive: board.modbusRx, transmit: board.modbusTx };
-  return new ModdableSerial(boardIo(), clock, pins);
+  return moddableSerial(boardIo(), clock, pins);
 }

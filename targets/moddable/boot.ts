@@ -17,7 +17,7 @@ import Resource from 'Resource';
 import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
-import { toAgentError } from '../../src/errors.js';
+import { logFailure, toAgentError } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
@@ -25,13 +25,13 @@ import { EarliestValidUnixMs } from '../../src/wire.js';
 import { ModdableClock } from './clock.js';
 import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
 import { startFeatures, type LinkedFeatures } from './feature.js';
-import { ModdableHttp } from './http.js';
+import { moddableHttp } from './http.js';
 import { boardIo } from './io.js';
-import { TraceLogger } from './logger.js';
+import { traceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
-import { PreferenceStore, type PreferenceApi } from './store.js';
+import { preferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
-import { ModdableWebSockets } from './websocket.js';
+import { moddableWebSockets } from './websocket.js';
 
 /**
  * `preference` with values stored as blobs: NVS strings stop near 4000 bytes,
@@ -63,8 +63,8 @@ export function boot(features?: LinkedFeatures): void {
   // certificate (a DER resource named by `caCert`) when given, else the SDK's store (`ca*.der` resources).
   const secure: Record<string, unknown> = { protocolVersion: 0x303 };
   if (board.caCert !== undefined) secure.certificate = new Resource(board.caCert);
-  const http = new ModdableHttp(clock, 30_000, secure);
-  const logger = new RedactingLogger(new TraceLogger(board.logLevel));
+  const http = moddableHttp(clock, 30_000, secure);
+  const logger = new RedactingLogger(traceLogger(board.logLevel));
   logger.addSecret(token);
   logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
@@ -79,7 +79,7 @@ export function boot(features?: LinkedFeatures): void {
     clock,
     http,
     // The agent's records (configuration cache, outbox) in NVS domain `agent`.
-    store: new PreferenceStore(blobPreference),
+    store: preferenceStore(blobPreference),
     logger,
     service: { baseUrl, device: board.deviceKey, token },
     providers,
@@ -91,8 +91,8 @@ export function boot(features?: LinkedFeatures): void {
     .start()
     .then(() => {
       // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
-      const sockets = new ModdableWebSockets(secure);
+      const sockets = moddableWebSockets(secure);
       startAgentHub({ agent, baseUrl, token, http, sockets, clock, logger });
     })
-    .catch((e: unknown) => logger.log('error', 'agent: start failed', { reason: toAgentError(e).message }));
+    .catch((e: unknown) => logFailure(logger, 'error', 'agent: start failed', e));
 }

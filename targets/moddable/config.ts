@@ -53,18 +53,24 @@ export interface BoardConfig {
   outboxBytes: number;
 }
 
-/** A text setting: [pattern, what it means, default]; a number setting: [min, max, default]. */
-type Setting = readonly [RegExp, string, string?] | readonly [number, number, number?];
+/**
+ * A text setting: [pattern, what it means, default]; a number setting: [min,
+ * max, default]. The default `null` marks a required setting.
+ */
+type Setting = readonly [RegExp, string, (string | null)?] | readonly [number, number, number?];
 
 /** Any non-blank text. */
 const TEXT = [/\S/, 'text'] as const;
 
-/** Every setting. Without a default a setting is absent (`undefined`), except the required ones below. */
+/** Any non-blank text, required. */
+const REQUIRED_TEXT = [/\S/, 'text', null] as const;
+
+/** Every setting. Without a default a setting is absent (`undefined`). */
 const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
-  serviceUrl: [/^https?:\/\/[^/\s]+(\/\S*)?$/, 'http(s)://host[:port][/path]'],
+  serviceUrl: [/^https?:\/\/[^/\s]+(\/\S*)?$/, 'http(s)://host[:port][/path]', null],
   caCert: [/^[\w.-]+\.der$/, 'a DER resource name'],
-  deviceKey: TEXT,
-  token: TEXT,
+  deviceKey: REQUIRED_TEXT,
+  token: REQUIRED_TEXT,
   sntp: TEXT,
   logLevel: [/^(debug|info|warn|error)$/, 'debug|info|warn|error', 'info'],
   gnssPort: [0, 99],
@@ -81,8 +87,6 @@ const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
   outboxBytes: [1024, 1e9, 12288],
 };
 
-const REQUIRED = ['serviceUrl', 'deviceKey', 'token'];
-
 /** Merges `manifest` config with `override(name)` values and validates the result. */
 export function readBoardConfig(manifest: unknown, override: (name: string) => unknown): BoardConfig {
   const base = (typeof manifest === 'object' && manifest !== null ? manifest : {}) as Record<string, unknown>;
@@ -90,7 +94,7 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
   for (const name in SETTINGS) {
     const [a, b, fallback] = SETTINGS[name as keyof BoardConfig];
     let value = override(name) ?? base[name];
-    if (value === '' || value === null || value === undefined) value = fallback;
+    if (value === '' || value == null) value = fallback;
     else if (typeof a === 'number') {
       // Numbers come as strings from the command line and from preferences.
       const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
@@ -98,7 +102,7 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
         fail(name, `integer ${a}..${b}`, value);
       value = n;
     } else if (typeof value !== 'string' || !a.test(value)) fail(name, b as string, value);
-    if (value === undefined && REQUIRED.includes(name)) fail(name, 'a value', value);
+    if (value === null) fail(name, 'a value', undefined);
     board[name] = value;
   }
   board.serviceUrl = (board.serviceUrl as string).replace(/\/+$/, '');

@@ -49,9 +49,9 @@ export function startFeatures(
     const port = board[`${name}Port`];
     const feature = linked?.[name];
     if (port === undefined) continue;
-    if (linked === undefined || feature === undefined)
-      logger.log('warn', 'boot: feature not in this firmware', { feature: name });
-    else providers.push(feature(port, board, (ports ??= { serial: linked.serial(board, clock), clock, logger })));
+    if (linked && feature)
+      providers.push(feature(port, board, (ports ??= { serial: linked.serial(board, clock), clock, logger })));
+    else logger.log('warn', 'boot: feature not in this firmware', { feature: name });
   }
   return providers;
 }

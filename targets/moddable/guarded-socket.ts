@@ -15,8 +15,9 @@
  * `SecureSocket` for https/wss); once the module is built, `guard` wraps the
  * callback it gave its socket (`module.socket`, set in its constructor; the
  * socket calls back only from the event loop, later): whatever that callback
- * throws closes the module (and its socket, once) and is handed once to
- * `onFault`, which the adapter turns into an ordinary delivery failure.
+ * throws is handed once to `onFault`, which closes the module (and its socket,
+ * once: `closeQuietly`) and turns the fault into an ordinary delivery failure;
+ * the socket's later callbacks are dropped.
  */
 import SecureSocket from 'securesocket';
 import { splitUrl } from './url.js';
@@ -27,12 +28,15 @@ type SocketCallback = (message: number, value?: unknown, extra?: unknown) => unk
 /** An SDK module (Request, Client) as the guard sees it. */
 interface Guarded {
   socket?: { callback: SocketCallback };
-  close(): void;
 }
 
-/** The message of what an SDK module threw, for the log. */
-export function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+/** Closes an SDK module, if any; one the peer already closed throws "close on closed socket", ignored. */
+export function closeQuietly(module: { close(): void } | undefined): void {
+  try {
+    module?.close();
+  } catch {
+    // already closed underneath
+  }
 }
 
 /** The SDK dictionary for one connection; the adapter adds its own entries (method, body, ...). */
@@ -63,10 +67,12 @@ export function socketOptions(
   return options;
 }
 
-/** Runs the callback `module` gave its socket inside a guard; `onFault` gets the first throw, once. */
+/**
+ * Runs the callback `module` gave its socket inside a guard; `onFault` gets the
+ * first throw, once, and closes the module.
+ */
 export function guard(module: object, onFault: (error: unknown) => void): void {
-  const m = module as Guarded;
-  const socket = m.socket;
+  const socket = (module as Guarded).socket;
   if (socket === undefined) return;
   const handler = socket.callback;
   let open = true;
@@ -75,13 +81,8 @@ export function guard(module: object, onFault: (error: unknown) => void): void {
     try {
       return handler(message, value, extra);
     } catch (e) {
-      // A fault: closed first (the module's close never closes a socket twice), then handed on.
+      // A fault: handed on once (the adapter closes the module); the socket is not heard from again.
       open = false;
-      try {
-        m.close();
-      } catch {
-        // already closed underneath
-      }
       try {
         onFault(e);
       } catch {

@@ -15,79 +15,65 @@
  * An error's message is one line: `http <host>: <reason>`.
  */
 import { Request } from 'http';
-import { AgentError } from '../../src/errors.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
-import { describe, guard, socketOptions } from './guarded-socket.js';
+import { closeQuietly, guard, socketOptions } from './guarded-socket.js';
 
-export class ModdableHttp implements HttpTransport {
-  readonly #clock: Clock;
-  readonly #timeoutMs: number;
-  /** SecureSocket's `secure` dictionary for https (boot.ts). */
-  readonly #secure: Record<string, unknown>;
-
-  constructor(clock: Clock, timeoutMs: number, secure: Record<string, unknown>) {
-    this.#clock = clock;
-    this.#timeoutMs = timeoutMs;
-    this.#secure = secure;
-  }
-
-  request(req: HttpRequest): Promise<HttpResponse> {
-    return new Promise((resolve, reject) => {
-      const options = socketOptions(req.url, req.headers, this.#secure);
-      const { host, port, headers } = options;
-      if (port !== (options.secure ? 443 : 80)) headers.push('Host', `${host}:${port}`);
-      const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
-      options.method = req.method;
-      options.response = String;
-      if (body !== undefined) {
-        headers.push('Content-Length', String(body.byteLength));
-        options.body = true;
-      }
-      let sent = 0;
-      const response = { status: 0, headers: {} as Record<string, string>, body: '' };
-      let request: Request | undefined;
-      // The first outcome wins; a later one (a close's callback, the timer) changes nothing.
-      let settled = false;
-      const finish = (code?: 'network' | 'timeout', reason?: unknown, cause?: unknown): void => {
-        if (settled) return;
-        settled = true;
-        this.#clock.clearTimer(timer);
-        if (code === undefined) resolve(response);
-        else {
-          reject(new AgentError(code, `http ${host}: ${describe(reason)}`, { cause }));
-          try {
-            request?.close();
-          } catch {
-            // "close on closed socket": the peer closed it first
+/**
+ * HTTP over the SDK's `http` Request; `timeoutMs` bounds each request, `secure`
+ * is SecureSocket's `secure` dictionary for https (boot.ts).
+ */
+export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<string, unknown>): HttpTransport {
+  return {
+    request(req: HttpRequest): Promise<HttpResponse> {
+      return new Promise((resolve, reject) => {
+        const options = socketOptions(req.url, req.headers, secure);
+        const { host, port, headers } = options;
+        if (port !== (options.secure ? 443 : 80)) headers.push('Host', `${host}:${port}`);
+        const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
+        options.method = req.method;
+        options.response = String;
+        if (body !== undefined) {
+          headers.push('Content-Length', String(body.byteLength));
+          options.body = true;
+        }
+        let sent = 0;
+        const response = { status: 0, headers: {} as Record<string, string>, body: '' };
+        let request: Request | undefined;
+        // The first outcome wins (a promise settles once); a later one (a close's callback) only clears the
+        // timer and closes the request again, both of which ignore a second time.
+        const finish = (code?: 'network' | 'timeout', reason?: unknown, cause?: unknown): void => {
+          clock.clearTimer(timer);
+          if (code === undefined) resolve(response);
+          else {
+            reject(new AgentError(code, `http ${host}: ${toAgentError(reason).message}`, { cause }));
+            closeQuietly(request);
           }
+        };
+        const timer = clock.setTimer(() => finish('timeout', `no answer in ${timeoutMs} ms`), timeoutMs);
+        try {
+          request = new Request(options as ConstructorParameters<typeof Request>[0]);
+        } catch (e) {
+          finish('network', e, e);
+          return;
         }
-      };
-      const timer = this.#clock.setTimer(
-        () => finish('timeout', `no answer in ${this.#timeoutMs} ms`),
-        this.#timeoutMs,
-      );
-      try {
-        request = new Request(options as ConstructorParameters<typeof Request>[0]);
-      } catch (e) {
-        finish('network', e, e);
-        return;
-      }
-      guard(request, (e) => finish('network', e, e));
-      request.callback = (message: number, value?: unknown, extra?: unknown) => {
-        if (message === Request.requestFragment) {
-          // The body in pieces the socket can take (a whole body over its free space aborts the machine).
-          if (body === undefined || sent >= body.byteLength) return undefined;
-          const piece = body.slice(sent, sent + Number(value));
-          sent += piece.byteLength;
-          return piece;
-        }
-        if (message === Request.status) response.status = Number(value);
-        else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
-        else if (message === Request.responseComplete) {
-          response.body = typeof value === 'string' ? value : '';
-          finish();
-        } else if (message === Request.error) finish('network', value ?? 'failed');
-      };
-    });
-  }
+        guard(request, (e) => finish('network', e, e));
+        request.callback = (message: number, value?: unknown, extra?: unknown) => {
+          if (message === Request.requestFragment) {
+            // The body in pieces the socket can take (a whole body over its free space aborts the machine).
+            if (body === undefined || sent >= body.byteLength) return undefined;
+            const piece = body.slice(sent, sent + Number(value));
+            sent += piece.byteLength;
+            return piece;
+          }
+          if (message === Request.status) response.status = Number(value);
+          else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
+          else if (message === Request.responseComplete) {
+            response.body = typeof value === 'string' ? value : '';
+            finish();
+          } else if (message === Request.error) finish('network', value ?? 'failed');
+        };
+      });
+    },
+  };
 }

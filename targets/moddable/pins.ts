@@ -6,7 +6,7 @@
  * pin in output mode is not portable across ESP32 variants.
  */
 import { AgentError } from '../../src/errors.js';
-import type { AnalogInput, DigitalInput, DigitalOutput, Pins, PwmOutput } from '../../src/ports.js';
+import type { Pins } from '../../src/ports.js';
 import type { IoClasses } from './io.js';
 
 /** What the four ECMA-419 objects have in common here (`resolution`: Analog and PWM only, not Digital). */
@@ -68,22 +68,25 @@ class OutputPin extends Pin {
 
 /** The board's pins through its ECMA-419 classes; analog outputs are PWM at `pwmHz`. */
 export function moddablePins({ Digital, Analog, PWM }: IoClasses, pwmHz: number): Pins {
-  const open = (pin: number, digital: boolean, output: boolean): Pin => {
-    try {
-      const io = digital
-        ? new Digital({ pin, mode: output ? Digital.Output : Digital.Input })
-        : output
-          ? new PWM({ pin, hz: pwmHz })
-          : new Analog({ pin });
-      return output ? new OutputPin(io as Io) : new Pin(io as Io);
-    } catch (e) {
-      throw new AgentError('pin.unavailable', 'cannot open', { cause: e });
-    }
-  };
+  /** The opener of one kind of pin. */
+  const opener =
+    (digital: boolean, output: boolean) =>
+    ({ pin }: { pin: number }): Pin => {
+      try {
+        const io = digital
+          ? new Digital({ pin, mode: output ? Digital.Output : Digital.Input })
+          : output
+            ? new PWM({ pin, hz: pwmHz })
+            : new Analog({ pin });
+        return output ? new OutputPin(io as Io) : new Pin(io as Io);
+      } catch (e) {
+        throw new AgentError('pin.unavailable', 'cannot open', { cause: e });
+      }
+    };
   return {
-    digitalInput: ({ pin }) => open(pin, true, false) as DigitalInput,
-    digitalOutput: ({ pin }) => open(pin, true, true) as DigitalOutput,
-    analogInput: ({ pin }) => open(pin, false, false) as AnalogInput,
-    pwmOutput: ({ pin }) => open(pin, false, true) as PwmOutput,
+    digitalInput: opener(true, false) as Pins['digitalInput'],
+    digitalOutput: opener(true, true) as Pins['digitalOutput'],
+    analogInput: opener(false, false) as Pins['analogInput'],
+    pwmOutput: opener(false, true) as Pins['pwmOutput'],
   };
 }

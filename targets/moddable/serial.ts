@@ -14,78 +14,70 @@ import type { IoClasses, SerialPins } from './io.js';
 /** Bits on the wire per byte at 8N1. */
 const BITS_PER_BYTE = 10;
 
-export class ModdableSerial implements Serial {
-  constructor(
-    private readonly io: IoClasses,
-    private readonly clock: Clock,
-    /** UART pins by port number (from the manifest's config). */
-    private readonly pinsByPort: Readonly<Record<string, SerialPins>>,
-  ) {}
-
-  open(options: SerialOptions, handlers: SerialHandlers): SerialPort {
-    if (
-      (options.dataBits ?? 8) !== 8 ||
-      (options.parity ?? 'none') !== 'none' ||
-      (options.stopBits ?? 'one') !== 'one'
-    ) {
-      throw new AgentError('unsupported', `serial ${options.port}: only 8N1 framing is available on this target`);
-    }
-    const pins = this.pinsByPort[String(options.port)];
-    if (pins === undefined)
-      throw new AgentError('pin.unavailable', `serial port ${options.port} has no pins configured`);
-    const port = Number(options.port);
-    let direction: InstanceType<IoClasses['Digital']> | undefined;
-    let serial: InstanceType<IoClasses['Serial']>;
-    try {
-      if (options.directionPin !== undefined) {
-        direction = new this.io.Digital({ pin: options.directionPin, mode: this.io.Digital.Output });
-        direction.write(0);
+/** The board's UARTs through `io`, on the pins given by port number (from the board configuration). */
+export function moddableSerial(
+  { Digital, Serial: Uart }: IoClasses,
+  clock: Clock,
+  pinsByPort: Readonly<Record<string, SerialPins>>,
+): Serial {
+  return {
+    open(options: SerialOptions, handlers: SerialHandlers): SerialPort {
+      if (
+        (options.dataBits ?? 8) !== 8 ||
+        (options.parity ?? 'none') !== 'none' ||
+        (options.stopBits ?? 'one') !== 'one'
+      ) {
+        throw new AgentError('unsupported', `serial ${options.port}: only 8N1 framing is available on this target`);
       }
-      serial = new this.io.Serial({
-        port,
-        receive: pins.receive,
-        transmit: pins.transmit,
-        baud: options.baudRate,
-        format: 'buffer',
-        onReadable() {
-          const data = this.read();
-          if (data instanceof ArrayBuffer && data.byteLength > 0) handlers.onData(new Uint8Array(data));
-        },
-      });
-    } catch (e) {
-      direction?.close();
-      throw new AgentError('pin.unavailable', `serial port ${options.port} cannot be opened`, { cause: e });
-    }
-    const clock = this.clock;
-    const byteMs = (BITS_PER_BYTE * 1000) / options.baudRate;
-    let release: TimerHandle | undefined;
-    return {
-      write(bytes: Uint8Array) {
-        if (direction !== undefined) {
-          if (release !== undefined) clock.clearTimer(release);
-          direction.write(1);
+      const pins = pinsByPort[String(options.port)];
+      if (pins === undefined)
+        throw new AgentError('pin.unavailable', `serial port ${options.port} has no pins configured`);
+      const port = Number(options.port);
+      let direction: InstanceType<typeof Digital> | undefined;
+      let serial: InstanceType<typeof Uart>;
+      try {
+        if (options.directionPin !== undefined) {
+          direction = new Digital({ pin: options.directionPin, mode: Digital.Output });
+          direction.write(0);
         }
-        try {
-          serial.write(bytes);
-        } catch (e) {
-          handlers.onError?.(new AgentError('network', `serial port ${options.port}: write failed`, { cause: e }));
-        }
-        if (direction !== undefined) {
-          const dir = direction;
-          release = clock.setTimer(
-            () => {
-              release = undefined;
-              dir.write(0);
-            },
-            Math.ceil((bytes.length + 1) * byteMs),
-          );
-        }
-      },
-      close() {
-        if (release !== undefined) clock.clearTimer(release);
-        serial.close();
+        serial = new Uart({
+          port,
+          receive: pins.receive,
+          transmit: pins.transmit,
+          baud: options.baudRate,
+          format: 'buffer',
+          onReadable() {
+            const data = this.read();
+            if (data instanceof ArrayBuffer && data.byteLength > 0) handlers.onData(new Uint8Array(data));
+          },
+        });
+      } catch (e) {
         direction?.close();
-      },
-    };
-  }
+        throw new AgentError('pin.unavailable', `serial port ${options.port} cannot be opened`, { cause: e });
+      }
+      const byteMs = (BITS_PER_BYTE * 1000) / options.baudRate;
+      // A fired timer's handle is ignored by clearTimer (the Clock port), so it is kept.
+      let release: TimerHandle | undefined;
+      return {
+        write(bytes: Uint8Array) {
+          const dir = direction;
+          if (dir !== undefined) {
+            if (release !== undefined) clock.clearTimer(release);
+            dir.write(1);
+          }
+          try {
+            serial.write(bytes);
+          } catch (e) {
+            handlers.onError?.(new AgentError('network', `serial port ${options.port}: write failed`, { cause: e }));
+          }
+          if (dir !== undefined) release = clock.setTimer(() => dir.write(0), Math.ceil((bytes.length + 1) * byteMs));
+        },
+        close() {
+          if (release !== undefined) clock.clearTimer(release);
+          serial.close();
+          direction?.close();
+        },
+      };
+    },
+  };
 }

@@ -40,75 +40,69 @@ function slotName(base: string, index: number): string {
   return index === 0 ? base : `${base}.${index}`;
 }
 
-export class PreferenceStore implements KeyValueStore {
-  readonly #preference: PreferenceApi;
-  readonly #domain: string;
-  readonly #maxValueBytes: number;
-  readonly #hash: (key: string) => string;
-
-  /**
-   * `domain`: the NVS domain, at most 15 characters. `hash`: a key's slot base
-   * name, at most 12 characters (tests inject collisions).
-   */
-  constructor(preference: PreferenceApi, domain = 'agent', maxValueBytes = 8000, hash = fnv1a36) {
-    this.#preference = preference;
-    this.#domain = domain;
-    this.#maxValueBytes = maxValueBytes;
-    this.#hash = hash;
-  }
-
-  #read(slot: string): [string, string] | undefined {
-    const raw = this.#preference.get(this.#domain, slot);
+/**
+ * The store in NVS domain `domain` (at most 15 characters); `hash` gives a
+ * key's slot base name, at most 12 characters (tests inject collisions).
+ */
+export function preferenceStore(
+  preference: PreferenceApi,
+  domain = 'agent',
+  maxValueBytes = 8000,
+  hash = fnv1a36,
+): KeyValueStore {
+  const read = (slot: string): [string, string] | undefined => {
+    const raw = preference.get(domain, slot);
     if (typeof raw !== 'string') return undefined;
     const at = raw.indexOf(SEPARATOR);
     return at < 0 ? undefined : [raw.slice(0, at), raw.slice(at + 1)];
-  }
+  };
 
-  /** The slot holding `key` (`found`), or the first free slot of its chain. */
-  #slot(key: string): { slot: string; found: boolean; base: string; index: number } {
-    const base = this.#hash(key);
+  /**
+   * The chain of `key`: the slot holding it and its entry, or the chain's first
+   * free slot and no entry; with the chain's base name and the slot's index.
+   */
+  const find = (key: string): [slot: string, entry: [string, string] | undefined, base: string, index: number] => {
+    const base = hash(key);
     for (let index = 0; index < MAX_PROBES; index++) {
       const slot = slotName(base, index);
-      const entry = this.#read(slot);
-      if (entry === undefined) return { slot, found: false, base, index };
-      if (entry[0] === key) return { slot, found: true, base, index };
+      const entry = read(slot);
+      if (entry === undefined || entry[0] === key) return [slot, entry, base, index];
     }
     throw new AgentError('overflow', `store: no free slot for ${key}`);
-  }
+  };
 
-  get(key: string): string | undefined {
-    const { slot, found } = this.#slot(key);
-    return found ? this.#read(slot)?.[1] : undefined;
-  }
+  return {
+    get: (key) => find(key)[1]?.[1],
 
-  set(key: string, value: string): void {
-    const record = key + SEPARATOR + value;
-    if (exceedsBytes(record, this.#maxValueBytes)) {
-      throw new AgentError('too-large', `store: ${key} over ${this.#maxValueBytes} B`);
-    }
-    this.#preference.set(this.#domain, this.#slot(key).slot, record);
-  }
+    set(key, value) {
+      const record = key + SEPARATOR + value;
+      if (exceedsBytes(record, maxValueBytes)) {
+        throw new AgentError('too-large', `store: ${key} over ${maxValueBytes} B`);
+      }
+      preference.set(domain, find(key)[0], record);
+    },
 
-  delete(key: string): void {
-    const { slot, found, base, index } = this.#slot(key);
-    if (!found) return;
-    // Keep the chain contiguous: the chain's last entry moves into the hole.
-    let last = index;
-    while (last + 1 < MAX_PROBES && this.#read(slotName(base, last + 1)) !== undefined) last++;
-    const lastSlot = slotName(base, last);
-    if (last > index) {
-      const moved = this.#preference.get(this.#domain, lastSlot);
-      if (typeof moved === 'string') this.#preference.set(this.#domain, slot, moved);
-    }
-    this.#preference.delete(this.#domain, lastSlot);
-  }
+    delete(key) {
+      const [slot, entry, base, index] = find(key);
+      if (entry === undefined) return;
+      // Keep the chain contiguous: the chain's last entry moves into the hole.
+      let last = index;
+      while (last + 1 < MAX_PROBES && read(slotName(base, last + 1)) !== undefined) last++;
+      const lastSlot = slotName(base, last);
+      if (last > index) {
+        const moved = preference.get(domain, lastSlot);
+        if (typeof moved === 'string') preference.set(domain, slot, moved);
+      }
+      preference.delete(domain, lastSlot);
+    },
 
-  keys(prefix: string): string[] {
-    const out: string[] = [];
-    for (const slot of this.#preference.keys(this.#domain)) {
-      const key = this.#read(slot)?.[0];
-      if (key !== undefined && key.startsWith(prefix)) out.push(key);
-    }
-    return out.sort();
-  }
+    keys(prefix) {
+      const out: string[] = [];
+      for (const slot of preference.keys(domain)) {
+        const key = read(slot)?.[0];
+        if (key !== undefined && key.startsWith(prefix)) out.push(key);
+      }
+      return out.sort();
+    },
+  };
 }

@@ -20,10 +20,10 @@
  *   too and throws AgentError `network`.
  */
 import { Client } from 'websocket';
-import { AgentError } from '../../src/errors.js';
+import { AgentError, toAgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
-import { utf8Length } from '../../src/utf8.js';
-import { describe, guard, socketOptions } from './guarded-socket.js';
+import { exceedsBytes } from '../../src/utf8.js';
+import { closeQuietly, guard, socketOptions } from './guarded-socket.js';
 
 /** The client's largest frame (16-bit length). */
 export const MAX_SEND_BYTES = 65_535;
@@ -35,64 +35,55 @@ const DISCONNECT = 4;
 /** The bound of an incoming message (STYLE.md practice 9). */
 export const MAX_MESSAGE_BYTES = 16_384;
 
-export class ModdableWebSockets implements WebSocketFactory {
-  readonly #secure: Record<string, unknown>;
-
-  /** @param secure SecureSocket's `secure` dictionary for wss (boot.ts). */
-  constructor(secure: Record<string, unknown>) {
-    this.#secure = secure;
-  }
-
-  connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
-    let closed = false;
-    const options = socketOptions(url, headers, this.#secure);
-    const host = options.host;
-    let client: Client | undefined;
-    const close = (reason: string): void => {
-      if (closed) return;
-      closed = true;
-      try {
-        client?.close();
-      } catch {
-        // already closed underneath
-      }
-      try {
-        handlers.onClose(reason);
-      } catch {
-        // The core's handler must not reach the SDK's callback.
-      }
-    };
-    try {
-      client = new Client(options as ConstructorParameters<typeof Client>[0]);
-    } catch (e) {
-      throw new AgentError('network', `websocket ${host}: ${describe(e)}`, { cause: e });
-    }
-    guard(client, (e) => close('network: ' + describe(e)));
-    client.callback = (message: number, value?: unknown) => {
-      if (closed) return;
-      if (message === CONNECTED) handlers.onOpen();
-      else if (message === RECEIVE) {
-        if (typeof value !== 'string') close('binary frame');
-        else if (value.length > MAX_MESSAGE_BYTES && utf8Length(value) > MAX_MESSAGE_BYTES)
-          close(`message over ${MAX_MESSAGE_BYTES} B`);
-        else handlers.onMessage(value);
-      } else if (message === DISCONNECT) close('disconnected');
-    };
-    return {
-      send(data: string) {
-        if (closed || client === undefined) throw new AgentError('closed', 'websocket: closed');
-        if (data.length > MAX_SEND_BYTES / 3 && utf8Length(data) > MAX_SEND_BYTES) {
-          throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
-        }
+/** WebSockets over the SDK's `websocket` Client; `secure` is SecureSocket's `secure` dictionary for wss (boot.ts). */
+export function moddableWebSockets(secure: Record<string, unknown>): WebSocketFactory {
+  return {
+    connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
+      let closed = false;
+      const options = socketOptions(url, headers, secure);
+      const host = options.host;
+      let client: Client;
+      const close = (reason: string): void => {
+        if (closed) return;
+        closed = true;
+        closeQuietly(client);
         try {
-          client.write(data);
-        } catch (e) {
-          const reason = 'write failed: ' + describe(e);
-          close(reason);
-          throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
+          handlers.onClose(reason);
+        } catch {
+          // The core's handler must not reach the SDK's callback.
         }
-      },
-      close: () => close('closed by the agent'),
-    };
-  }
+      };
+      try {
+        client = new Client(options as ConstructorParameters<typeof Client>[0]);
+      } catch (e) {
+        throw new AgentError('network', `websocket ${host}: ${toAgentError(e).message}`, { cause: e });
+      }
+      guard(client, (e) => close('network: ' + toAgentError(e).message));
+      client.callback = (message: number, value?: unknown) => {
+        if (closed) return;
+        if (message === CONNECTED) handlers.onOpen();
+        else if (message === RECEIVE) {
+          if (typeof value !== 'string') close('binary frame');
+          else if (exceedsBytes(value, MAX_MESSAGE_BYTES)) close(`message over ${MAX_MESSAGE_BYTES} B`);
+          else handlers.onMessage(value);
+        } else if (message === DISCONNECT) close('disconnected');
+      };
+      return {
+        send(data: string) {
+          if (closed) throw new AgentError('closed', 'websocket: closed');
+          if (exceedsBytes(data, MAX_SEND_BYTES)) {
+            throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
+          }
+          try {
+            client.write(data);
+          } catch (e) {
+            const reason = 'write failed: ' + toAgentError(e).message;
+            close(reason);
+            throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
+          }
+        },
+        close: () => close('closed by the agent'),
+      };
+    },
+  };
 }

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { AgentError } from '../../src/errors.js';
 import { readBoardConfig } from '../../targets/moddable/config.js';
-import { PreferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
+import { preferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
 import { TickUnwrapper } from '../../targets/moddable/ticks.js';
 import { splitUrl } from '../../targets/moddable/url.js';
 
@@ -195,10 +195,10 @@ describe('moddable target', () => {
     });
   });
 
-  describe('PreferenceStore', () => {
+  describe('preferenceStore', () => {
     it('stores long keys under short NVS names and lists them by prefix, sorted', () => {
       const prefs = new FakePreference();
-      const store = new PreferenceStore(prefs);
+      const store = preferenceStore(prefs);
       store.set('outbox/record/000002', 'b');
       store.set('outbox/record/000001', 'a');
       store.set('config/channels', '{"channels":[]}');
@@ -216,7 +216,7 @@ describe('moddable target', () => {
 
     it('keeps colliding keys apart and finds them after a delete', () => {
       const prefs = new FakePreference();
-      const store = new PreferenceStore(prefs, 'agent', 3900, () => 'same');
+      const store = preferenceStore(prefs, 'agent', 3900, () => 'same');
       store.set('a', '1');
       store.set('b', '2');
       store.set('c', '3');
@@ -230,7 +230,7 @@ describe('moddable target', () => {
 
     it('refuses a value over the NVS limit with too-large, storing nothing', () => {
       const prefs = new FakePreference();
-      const store = new PreferenceStore(prefs, 'agent', 100);
+      const store = preferenceStore(prefs, 'agent', 100);
       assert.equal(
         code(() => store.set('k', 'é'.repeat(60))),
         'too-large',

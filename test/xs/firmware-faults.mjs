@@ -160,6 +160,35 @@ export const failureModes = [
       }
     },
   ],
+  [
+    'WebSocket: a message over 16384 UTF-8 bytes (fewer characters) closes the connection with a reason',
+    async () => {
+      // 5462 three-byte characters: 16386 bytes, under the bound in characters.
+      const text = Buffer.from('\u20ac'.repeat(5462));
+      const server = await rawServer((socket) =>
+        socket.once('data', () => {
+          socket.write(
+            'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+              'Sec-WebSocket-Accept: x\r\n\r\n',
+          );
+          socket.write(Buffer.from([0x81, 126, text.length >> 8, text.length & 0xff]));
+          socket.write(text);
+        }),
+      );
+      const run = await adapterRun('lin');
+      try {
+        await run.evaluate(`__fw.webSocket('w', 'ws://127.0.0.1:${server.port}/hub', 'x')`);
+        assert.ok(await run.until(() => run.results.some((r) => r.event === 'close'), 15_000));
+        const events = run.results.map((r) => r.event);
+        assert.deepEqual(events, ['open', 'close'], JSON.stringify(run.results));
+        assert.equal(run.results.at(-1).reason, 'message over 16384 B');
+        assertHealthy(run);
+      } finally {
+        await run.stop();
+        await server.close();
+      }
+    },
+  ],
 ];
 
 /** An https server on port 0 with a fresh CA (openssl), answering 200 "secure". */

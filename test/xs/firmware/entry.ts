@@ -7,10 +7,10 @@
  * exposes `__fw` for the host: boot, deliver, step, and single adapter calls.
  */
 import { ModdableClock } from '../../../targets/moddable/clock.js';
-import { ModdableHttp } from '../../../targets/moddable/http.js';
+import { moddableHttp } from '../../../targets/moddable/http.js';
 import main from '../../../targets/moddable/main.js';
 import mainPins from '../../../targets/moddable/main-pins.js';
-import { ModdableWebSockets } from '../../../targets/moddable/websocket.js';
+import { moddableWebSockets } from '../../../targets/moddable/websocket.js';
 import { command, decoder, deliver, encoder, fromLatin1, step, time, type NetEvent } from './bridge.js';
 import { Request } from './fake-http.js';
 import { config, flash } from './fake-host.js';
@@ -88,7 +88,7 @@ g.__fw = {
     // https: the `secure` dictionary of boot.ts, with the CA as DER bytes (a Resource on a board).
     const secure: Record<string, unknown> = { protocolVersion: 0x303 };
     if (caDer !== undefined) secure.certificate = fromLatin1(caDer).buffer;
-    const http = new ModdableHttp(new ModdableClock(), 10_000, secure);
+    const http = moddableHttp(new ModdableClock(), 10_000, secure);
     http.request({ url, method: method as 'GET', headers: {}, ...(body === undefined ? {} : { body }) }).then(
       (r) => report(tag, { status: r.status, body: r.body }),
       (e: unknown) => report(tag, { code: (e as { code?: string }).code, error: String((e as Error).message) }),
@@ -103,7 +103,7 @@ g.__fw = {
   },
   /** A WebSocket through the firmware's adapter: reports open, messages, close; sends `send` once open. */
   webSocket(tag: string, url: string, send: string): void {
-    const sockets = new ModdableWebSockets({ protocolVersion: 0x303 });
+    const sockets = moddableWebSockets({ protocolVersion: 0x303 });
     let sent = false;
     try {
       const connection = sockets.connect(
