@@ -25,11 +25,12 @@ import config, { firmwareInputs } from '../rollup.config.mjs';
 import { partOf, partSizes } from './size-parts.mjs';
 
 const AIM_BYTES = 40 * 1024;
-// Hard budgets: the measured sizes (full 63,579 B, pins-only 47,079 B) plus about 3%.
-const BUDGET_BYTES = 64 * 1024;
-const PINS_ONLY_BUDGET_BYTES = 47.5 * 1024;
-// The full firmware's XS bytecode (99,679 B measured with Moddable SDK 8.2.3's xsc) plus about 3%; checked when MODDABLE is set.
-const XS_BUDGET_BYTES = 100.5 * 1024;
+// Hard budgets: the full firmware under the issue's 60 KB goal (58,885 B measured, 1.9% below), the pins-only
+// one as measured (43,466 B) plus about 4%.
+const BUDGET_BYTES = 60_000;
+const PINS_ONLY_BUDGET_BYTES = 44 * 1024;
+// The full firmware's XS bytecode (95,264 B measured with Moddable SDK 8.2.3's xsc) plus about 3%; checked when MODDABLE is set.
+const XS_BUDGET_BYTES = 96 * 1024;
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -99,7 +100,7 @@ const sum = parts.reduce((n, p) => n + p.minifiedBytes, 0);
 console.log(`  ${'sum'.padEnd(12)} ${String(sum).padStart(7)} B  (whole bundle minified: ${figures.minifiedBytes} B)`);
 console.log(`aim ${kib(AIM_BYTES)}: ${margin >= 0 ? `met, ${kib(margin)} to spare` : `missed by ${kib(-margin)}`}`);
 const used = (bytes, budget) => `${((100 * bytes) / budget).toFixed(0)}% used`;
-console.log(`budget ${kib(BUDGET_BYTES)}: ${used(figures.minifiedBytes, BUDGET_BYTES)}`);
+console.log(`budget ${BUDGET_BYTES} B (the 60 KB goal): ${used(figures.minifiedBytes, BUDGET_BYTES)}`);
 console.log(
   `pins-only budget ${kib(PINS_ONLY_BUDGET_BYTES)}: ${used(figures.pinsOnlyMinifiedBytes, PINS_ONLY_BUDGET_BYTES)}`,
 );
