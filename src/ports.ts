@@ -124,6 +124,11 @@ export interface HttpRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
   body?: string;
+  /**
+   * The answer's body is wanted as bytes (`HttpResponse.bytes`), e.g. a chunk of
+   * a firmware image; `HttpResponse.body` is then ''.
+   */
+  binary?: boolean;
 }
 
 export interface HttpResponse {
@@ -131,6 +136,8 @@ export interface HttpResponse {
   /** Header names in lower case. */
   headers: Readonly<Record<string, string>>;
   body: string;
+  /** The body as bytes, present only when the request asked for `binary`. */
+  bytes?: Uint8Array;
 }
 
 /**
