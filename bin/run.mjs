@@ -2,10 +2,11 @@
 // checks in a few milliseconds whether a source is newer than the last build and, only then, rebuilds
 // incrementally (tsc --incremental; build/ is never wiped under a running command). Then it imports the
 // command's module, which reads process.argv as usual.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { progress } from './progress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'build', '.tsbuildinfo');
@@ -29,29 +30,38 @@ function newestSource() {
 }
 
 /** Rebuilds incrementally when a source is newer than the last build; a no-op in an installed copy. */
-export function ensureBuilt() {
+export async function ensureBuilt() {
   if (!existsSync(join(root, 'src'))) return;
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource()) return;
-  process.stderr.write('building (incremental)...\n');
+  // On a terminal, the wait shows its progress (a first build takes a while on a small machine).
+  const done = progress('building (incremental, after a source changed)');
+  if (process.stderr.isTTY !== true) process.stderr.write('building (incremental)...\n');
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', stamp];
-  const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const status = await new Promise((resolve) => child.once('close', resolve));
+  done(status === 0 ? 'built' : undefined);
+  if (status !== 0) {
     process.stderr.write('the build failed (above); nothing was run\n');
-    process.exit(result.status ?? 1);
+    process.exit(status ?? 1);
   }
   // tsc leaves its build info alone when nothing changed in the output: mark the check as done.
   const now = new Date();
   utimesSync(stamp, now, now);
 }
 
-/** Builds when needed, then runs `build/<entry>` in this process. */
+/**
+ * Builds when needed, then runs `build/<entry>` in this process. `--help` runs the build there is without
+ * rebuilding first, so that it answers at once even right after a source changed (or a fresh install).
+ */
 export async function run(entry) {
-  ensureBuilt();
-  await import(pathToFileURL(join(root, 'build', entry)).href);
+  const built = join(root, 'build', entry);
+  const help = process.argv.includes('--help') || process.argv.includes('-h');
+  if (!(help && existsSync(built))) await ensureBuilt();
+  await import(pathToFileURL(built).href);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   // `node bin/run.mjs`: only the build (the benchmarks' scripts use it before their own runner).
-  ensureBuilt();
+  await ensureBuilt();
 }

@@ -24,7 +24,8 @@ import { startService, type RunningService } from './service/index.js';
 import { ConsoleLogger } from '../targets/node/logger.js';
 import { parseDeviceOptions, startSimulatedAgent } from './hardware/agent.js';
 import { LiveView } from './device/live-view.js';
-import { parseStartArgs, startUsage, UsageError } from './start-args.js';
+import { runCommand, UsageError } from './command-line.js';
+import { parseStartArgs, startUsage } from './start-args.js';
 import { generatePki } from './tls/pki.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,8 +50,8 @@ async function listen(
     const code = (e as NodeJS.ErrnoException).code ?? '';
     const message = e instanceof Error ? e.message : String(e);
     if (code === 'EADDRINUSE')
-      throw new UsageError(`--port ${port}: EADDRINUSE, taken by another program (--port 0 picks a free one)`);
-    if (db.given && /SQLITE|database/i.test(`${code} ${message}`)) throw new UsageError(`--db ${db.path}: ${message}`);
+      throw new Error(`--port ${port}: EADDRINUSE, taken by another program (--port 0 picks a free one)`);
+    if (db.given && /SQLITE|database/i.test(`${code} ${message}`)) throw new Error(`--db ${db.path}: ${message}`);
     throw e;
   }
 }
@@ -126,12 +127,12 @@ async function main(): Promise<number> {
   });
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    const usage = e instanceof UsageError || isAgentError(e, 'config.invalid');
-    process.stderr.write(`npm start: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (usage) process.stderr.write('(npm start -- --help lists the options)\n');
-    process.exit(usage ? 2 : 1);
-  },
+runCommand({ name: 'npm start --', prefix: 'npm start' }, () =>
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      // The device's options are built here from start's own: a refusal names one of start's options.
+      throw isAgentError(e, 'config.invalid') ? new UsageError(e.message) : e;
+    },
+  ),
 );

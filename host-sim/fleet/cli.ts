@@ -8,8 +8,7 @@
  * was lost or stored twice.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { isAgentError } from '../../src/errors.js';
+import { readCommandLine, runCommand, UsageError } from '../command-line.js';
 import { FetchHttp } from '../../targets/node/http.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
 import { NodeClock } from '../../targets/node/clock.js';
@@ -24,6 +23,8 @@ import { TimerWheel } from './timer-wheel.js';
 const usage = `usage: npm run fleet -- --service URL --tokens FILE [--devices N] [--product UID] [--scenario FILE]
                         [--duration S] [--shard I/M] [--ramp S] [--drain S] [--batch-ms MS] [--summary FILE] [--quiet]
        npm run fleet -- --generate N [--out FILE] [--scan-ms MS]
+A fleet of simulated devices (real agents, one process) against a Device Data Service: a live line on a terminal,
+then every record read back; the last line is the run's figures as JSON; exit 1 when a record was lost or doubled.
   --service   base URL of the Device Data Service
   --tokens    devices and tokens: a fixture (JSON, decisions.md section 7) or a CSV of key,token
   --devices   simulate the first N devices of the file (default: all)
@@ -43,7 +44,7 @@ function positive(name: string, text: string | undefined, fallback: number, inte
   if (text === undefined) return fallback;
   const v = Number(text);
   if (!Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v))) {
-    throw new Error(`--${name}: expected a ${integer ? 'whole ' : ''}number >= 0, got "${text}"`);
+    throw new UsageError(`--${name}: expected a ${integer ? 'whole ' : ''}number >= 0, got "${text}"`);
   }
   return v;
 }
@@ -73,26 +74,33 @@ function progressLine(fleet: Fleet, second: number): string {
   );
 }
 
+/** A file the options name; a runtime failure naming the option and the path when it cannot be read. */
+function readInput(flag: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      service: { type: 'string' },
-      tokens: { type: 'string' },
-      devices: { type: 'string' },
-      product: { type: 'string' },
-      scenario: { type: 'string' },
-      duration: { type: 'string' },
-      shard: { type: 'string' },
-      ramp: { type: 'string' },
-      drain: { type: 'string' },
-      'batch-ms': { type: 'string' },
-      summary: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      generate: { type: 'string' },
-      out: { type: 'string', default: 'fleet-fixture.json' },
-      'scan-ms': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+  const { values } = readCommandLine(process.argv.slice(2), {
+    service: { type: 'string' },
+    tokens: { type: 'string' },
+    devices: { type: 'string' },
+    product: { type: 'string' },
+    scenario: { type: 'string' },
+    duration: { type: 'string' },
+    shard: { type: 'string' },
+    ramp: { type: 'string' },
+    drain: { type: 'string' },
+    'batch-ms': { type: 'string' },
+    summary: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    generate: { type: 'string' },
+    out: { type: 'string', default: 'fleet-fixture.json' },
+    'scan-ms': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
     console.log(usage);
@@ -108,8 +116,8 @@ async function main(): Promise<number> {
     return 0;
   }
   if (values.service === undefined || values.tokens === undefined)
-    throw new Error('--service and --tokens are required');
-  const roster = parseRoster(readFileSync(values.tokens, 'utf8'), values.tokens, values.product);
+    throw new UsageError('--service and --tokens are required');
+  const roster = parseRoster(readInput('--tokens', values.tokens), values.tokens, values.product);
   const limit = positive('devices', values.devices, roster.members.length, true);
   if (limit > roster.members.length) {
     throw new Error(`--devices ${limit}: ${values.tokens} has ${roster.members.length} devices with a token`);
@@ -120,7 +128,7 @@ async function main(): Promise<number> {
   const scenario =
     values.scenario === undefined
       ? { events: [] }
-      : parseFleetScenario(readFileSync(values.scenario, 'utf8'), /\.ya?ml$/i.test(values.scenario));
+      : parseFleetScenario(readInput('--scenario', values.scenario), /\.ya?ml$/i.test(values.scenario));
   const durationS = positive('duration', values.duration, 60);
   const live = !values.quiet;
   const tty = process.stderr.isTTY;
@@ -152,10 +160,4 @@ async function main(): Promise<number> {
   return figures.delivery.exactlyOnce ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    process.stderr.write(`fleet: ${isAgentError(e) || e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(2);
-  },
-);
+runCommand({ name: 'npm run fleet --', prefix: 'fleet' }, () => main().then((code) => process.exit(code)));

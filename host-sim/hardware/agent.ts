@@ -10,7 +10,13 @@ import type { SimPins } from '../pins/sim-pins.js';
 import type { SimulatedDevice } from '../device/device.js';
 import { simulatorOptions, simulatorPlug, type SimulatedHardware } from './plug.js';
 
-export const deviceCommand: CommandInfo = { name: 'npm run device --', extra: simulatorOptions };
+export const deviceCommand: CommandInfo = {
+  name: 'npm run device --',
+  about:
+    'The agent on Node with simulated hardware (pins driven by --scenario, a simulated GNSS receiver, Modbus slave\n' +
+    'and J1939 engine) against any Device Data Service, e.g. `npm start`\'s. Ctrl-C stops it (the queue is flushed first).',
+  extra: simulatorOptions,
+};
 
 export interface SimulatedAgentRuntime extends NodeAgentRuntime {
   pins: SimPins;

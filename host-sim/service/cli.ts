@@ -4,23 +4,29 @@
  *                      [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
  * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
  * reach it), database `dds-local.db` in the working directory. Prints its
- * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM.
+ * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM. Errors
+ * follow the commands' style (../command-line.ts): a bad option exits 2, a
+ * runtime failure (port taken, unknown host, no such database directory) 1,
+ * each one line naming the option and the fix.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
+import { portOption, readCommandLine, runCommand, UsageError } from '../command-line.js';
 import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
-import { startService } from './index.js';
+import { startService, type RunningService, type ServiceOptions } from './index.js';
 
 const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE]
-  --fixture  seed file (decisions.md section 7); default the demo fixture
-  --port     TCP port; default 8080 (0 picks a free one)
-  --host     listen address; default 0.0.0.0 (all interfaces, for a board on the LAN)
-  --db       SQLite file; default dds-local.db (":memory:" keeps nothing)
-  --verbose  log requests on the hub
-  --tls-cert certificate chain (PEM) to serve HTTPS and WSS with; needs --tls-key
-  --tls-key  private key (PEM) of --tls-cert`;
+The local Device Data Service (HTTP API, SignalR hub, dashboard at /) seeded from a fixture, until Ctrl-C.
+  --fixture FILE   seed file (decisions.md section 7); default the demo fixture
+  --port N         TCP port; default 8080 (0 picks a free one)
+  --host ADDR      listen address; default 0.0.0.0 (all interfaces, for a board on the LAN)
+  --db FILE        SQLite file; default dds-local.db (":memory:" keeps nothing)
+  --verbose        log requests on the hub
+  --tls-cert FILE  certificate chain (PEM) to serve HTTPS and WSS with; needs --tls-key
+  --tls-key FILE   private key (PEM) of --tls-cert
+  --help           print this help`;
 
 function lanAddresses(): string[] {
   return Object.values(networkInterfaces())
@@ -35,40 +41,72 @@ function readPem(path: string, flag: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new Error(`${flag} ${path}: ${(e as Error).message}`);
+    throw new Error(`${flag} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (!text.includes('-----BEGIN ')) throw new Error(`${flag} ${path}: not a PEM file`);
   return text;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      fixture: { type: 'string', default: demoFixture },
-      port: { type: 'string', default: '8080' },
-      host: { type: 'string', default: '0.0.0.0' },
-      db: { type: 'string', default: 'dds-local.db' },
-      verbose: { type: 'boolean', default: false },
-      'tls-cert': { type: 'string' },
-      'tls-key': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
+/** The service started, its failures as one line naming the option, path or host, with the fix. */
+async function listen(
+  options: ServiceOptions & { host: string; port: number; dbPath: string },
+): Promise<RunningService> {
+  const db = options.dbPath;
+  if (db !== ':memory:' && !existsSync(dirname(resolve(db)))) {
+    throw new Error(
+      `--db ${db}: the directory ${dirname(resolve(db))} does not exist (create it, or use --db :memory:)`,
+    );
+  }
+  try {
+    return await startService(options);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    const message = e instanceof Error ? e.message : String(e);
+    if (code === 'EADDRINUSE')
+      throw new Error(
+        `--port ${options.port}: EADDRINUSE, taken by another program (stop it, or --port 0 picks a free one)`,
+      );
+    if (code === 'EACCES')
+      throw new Error(`--port ${options.port}: EACCES, a port below 1024 needs privileges (use 8080 or --port 0)`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL')
+      throw new Error(
+        `--host ${options.host}: ${code}, not an address of this machine (0.0.0.0 listens on all, 127.0.0.1 on this machine only)`,
+      );
+    if (/SQLITE/.test(code)) throw new Error(`--db ${db}: ${message}`);
+    throw e;
+  }
+}
+
+async function main(): Promise<number | undefined> {
+  const { values } = readCommandLine(process.argv.slice(2), {
+    fixture: { type: 'string', default: demoFixture },
+    port: { type: 'string', default: '8080' },
+    host: { type: 'string', default: '0.0.0.0' },
+    db: { type: 'string', default: 'dds-local.db' },
+    verbose: { type: 'boolean', default: false },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
-    console.log(usage);
-    return;
+    process.stdout.write(usage + '\n');
+    return 0;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port: expected 0..65535, got ${values.port}`);
+  const port = portOption('--port', values.port);
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined))
-    throw new Error('--tls-cert and --tls-key go together');
+    throw new UsageError('--tls-cert and --tls-key go together');
   const tls =
     values['tls-cert'] === undefined || values['tls-key'] === undefined
       ? undefined
       : { cert: readPem(values['tls-cert'], '--tls-cert'), key: readPem(values['tls-key'], '--tls-key') };
-  const fixture = loadFixture(values.fixture);
-  const service = await startService({
+  let fixture;
+  try {
+    fixture = loadFixture(values.fixture);
+  } catch (e) {
+    // loadFixture names the file (`fixture FILE: ...`): name the option too.
+    throw isServiceError(e) ? new Error(`--${e.message}`) : e;
+  }
+  const service = await listen({
     fixture,
     port,
     host: values.host,
@@ -91,9 +129,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return undefined;
 }
 
-main().catch((e: unknown) => {
-  console.error(isServiceError(e) ? `service: ${e.message}` : `service: ${(e as Error).message}\n${usage}`);
-  process.exit(1);
-});
+runCommand({ name: 'npm run service --', prefix: 'service' }, main);

@@ -25,8 +25,13 @@ export interface AgentCoreOptions {
   retry?: RetryPolicy;
   /** Records held while the wall time is unknown. Default 2000. */
   maxHeld?: number;
-  /** Wait after 401/403, ms. Default 300000. */
+  /** Wait after 401/403 (and a configuration read answered 404), ms. Default 300000. */
   authRetryMs?: number;
+  /**
+   * The service refused the token (401, 403) or does not know the device (404) when the configuration was
+   * read: called once until a read succeeds (a host may end its run: `--exit-on-auth-failure`).
+   */
+  onRefused?: (status: number) => void;
   /**
    * Configuration refresh period, ms; each wait is [0.75, 1] x it (jitter). 0: off. Default 300000.
    * `Agent` throws a RangeError below 0 (the firmware's core, which is given none, takes it as off).

@@ -64,6 +64,23 @@ export class Agent extends AgentCore implements DesiredStateSink {
     this.outbox.persist();
   }
 
+  /**
+   * A host's clean stop (Ctrl-C): stops sampling, closes the open batches and delivers what is queued for up
+   * to `withinMs` while the service takes it (not when the delivery waits for a retry: offline), then stops
+   * (`stop`: what is left goes to the store). Resolves with the records left undelivered.
+   */
+  async drain(withinMs: number): Promise<number> {
+    const clock = this.#options.clock;
+    const until = clock.monotonicMs() + withinMs;
+    this.scheduler.stop();
+    this.batcher.flush();
+    while (this.running && this.outbox.records > 0 && this.delivery !== 'waiting' && clock.monotonicMs() < until) {
+      await new Promise<void>((resolve) => clock.setTimer(resolve, 20));
+    }
+    this.stop();
+    return this.outbox.records;
+  }
+
   /** Re-reads channels, device and properties now (joins a read under way). Rejects when channels/list fails. */
   reloadConfig(): Promise<void> {
     return this.follower.read();

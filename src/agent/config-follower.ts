@@ -10,12 +10,14 @@
  * the period, so a fleet does not ask in step and a change is seen within one
  * period), when the hub reconnects and when the service refuses a batch. A read
  * that fails is retried with the agent's backoff until one succeeds (the first
- * failure is a warning, each retry a debug line); then the periodic refresh resumes. Calls
+ * failure is a warning, each retry a debug line); then the periodic refresh resumes.
+ * A refused token (401, 403) or an unknown device (404) is one error line naming
+ * the fix and `onRefused`, then a retry every `authRetryMs` (docs/troubleshooting.md). Calls
  * while a read is under way join it. One timer, on the injected clock.
  */
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
-import { logFailure } from '../errors.js';
+import { logFailure, toAgentError } from '../errors.js';
 import type { TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -26,7 +28,7 @@ import { hashText, type ChannelSet } from './channel-set.js';
 /** The agent's options (clock, logger, store, refresh period and jitter source) and what the agent gives. */
 export interface FollowerContext extends Pick<
   AgentOptions,
-  'clock' | 'logger' | 'store' | 'configRefreshMs' | 'random'
+  'clock' | 'logger' | 'store' | 'configRefreshMs' | 'random' | 'authRetryMs' | 'onRefused'
 > {
   readonly retry: RetryPolicy;
   readonly client: ServiceClient;
@@ -42,6 +44,8 @@ export class ConfigFollower {
   #timer: TimerHandle | undefined;
   /** Failed reads in a row. */
   #failures = 0;
+  /** The service refused the token or the device since the last good read (logged once). */
+  #refused = false;
   #reading: Promise<void> | undefined;
   #running = false;
   /** Hash of the configuration text in use (a number, not the text). */
@@ -77,10 +81,22 @@ export class ConfigFollower {
   async nudge(why: string): Promise<void> {
     if (!this.#running) return;
     await this.read().catch((e: unknown) => {
+      const c = this.#c;
+      const status = toAgentError(e).status;
+      // A refused token (401, 403) or a device the service does not know (404) is no outage that passes: one
+      // error line naming the cause and the fix, then retries with the long wait (a board never gives up).
+      if (status === 401 || status === 403 || status === 404) {
+        if (!this.#refused) {
+          const what = status === 404 ? 'device unknown; check the device key' : 'token refused; set the right token';
+          logFailure(c.logger, 'error', `config: ${what} and restart`, e, { status });
+          c.onRefused?.(status);
+        }
+        this.#refused = true;
+        return this.#arm(c.authRetryMs ?? 300000, 'retry');
+      }
       // The first failure is a warning; each retry that fails again only a debug line.
-      const level = this.#failures++ === 0 ? 'warn' : 'debug';
-      logFailure(this.#c.logger, level, `config: not read (${why})`, e);
-      this.#arm(this.#c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
+      logFailure(c.logger, this.#failures++ === 0 ? 'warn' : 'debug', `config: not read (${why})`, e);
+      this.#arm(c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
     });
   }
 
@@ -95,6 +111,7 @@ export class ConfigFollower {
     const config = parseChannelList(body);
     const text = JSON.stringify(body);
     this.#failures = 0;
+    this.#refused = false;
     if (!this.#running) return;
     if (hashText(text) !== this.#hash) {
       try {

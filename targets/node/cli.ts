@@ -1,18 +1,27 @@
 /**
  * The agent's command line, shared by `npm run agent` (main.ts: the Node
  * target alone, real serial ports) and `npm run device` (the simulator plugs
- * its hardware in). Runs the agent against any Device Data Service, logs a
- * status line every 10 s, and stops cleanly on SIGINT/SIGTERM (open batches go
- * to the outbox, which `--store` keeps for the next run). Exit codes: 0 after
- * a clean stop or --help, 1 when the agent cannot start, 2 for bad options.
+ * its hardware in). Runs the agent against any Device Data Service and shows
+ * what it does: a status line redrawn in place on a terminal (status-line.ts),
+ * else an `info status` log line every 10 s. On SIGINT/SIGTERM it stops
+ * sampling, delivers what is queued for up to `drainMs` while the service takes
+ * it, then stops: what is left goes to the outbox, which `--store` keeps for
+ * the next run; without one, the lost records are counted in a warning.
+ * `--exit-on-auth-failure`: a refused token or an unknown device (the agent's
+ * `onRefused`) ends the run. Exit codes: 0 after a clean stop or --help, 1 when
+ * the agent cannot start or the service refused it, 2 for bad options.
  */
 import { readFileSync } from 'node:fs';
 import { isAgentError } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import type { HardwarePlug } from './hardware.js';
-import { crashReport } from './logger.js';
+import { ConsoleLogger, crashReport } from './logger.js';
 import { parseOptions, tokensInArgs, usage, type CommandInfo } from './options.js';
 import { startNodeAgent } from './runtime.js';
+import { StatusLine, statusText } from './status-line.js';
+
+/** How long a stop waits for the queue to be delivered, ms. */
+export const drainMs = 3000;
 
 export interface AgentCli {
   command: CommandInfo;
@@ -21,6 +30,7 @@ export interface AgentCli {
 
 /** Runs the agent command until a signal; resolves with the exit code. */
 export async function runAgentCli(argv: readonly string[], cli: AgentCli): Promise<number> {
+  let onRefused: ((status: number) => void) | undefined;
   // Secrets known before the runtime exists; the runtime's logger adds connection tokens.
   const early = new RedactingLogger({ log: () => undefined });
   for (const token of tokensInArgs(argv, process.env)) early.addSecret(token);
@@ -44,44 +54,70 @@ export async function runAgentCli(argv: readonly string[], cli: AgentCli): Promi
     process.stdout.write(usage(cli.command) + '\n');
     return 0;
   }
-  // Listening before the start: a signal during the first configuration attempt still stops cleanly.
+  // Listening before the start: a signal during the first configuration attempt still stops cleanly. A second
+  // signal while the queue is delivered ends the process at once (the default action, the handler being gone).
+  let refusedStatus: number | undefined;
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (options.values['exit-on-auth-failure'] !== undefined) {
+      onRefused = (status) => {
+        refusedStatus = status;
+        resolve();
+      };
+    }
   });
+  const line = new StatusLine(process.stderr);
+  const logger = new ConsoleLogger(options.logLevel, (text) => line.print(text));
   let runtime;
   try {
-    runtime = await startNodeAgent(options, cli.hardware === undefined ? {} : { hardware: cli.hardware });
+    runtime = await startNodeAgent(options, {
+      logger,
+      agent: { onRefused: (status) => onRefused?.(status) },
+      ...(cli.hardware === undefined ? {} : { hardware: cli.hardware }),
+    });
   } catch (e) {
     process.stderr.write(redact(`agent: ${e instanceof Error ? e.message : String(e)}`) + '\n');
     return isAgentError(e, 'config.invalid') ? 2 : 1;
   }
-  const { agent, logger } = runtime;
-  redact = (text) => logger.redact(early.redact(text));
+  const { agent } = runtime;
+  redact = (text) => runtime.logger.redact(early.redact(text));
   if (options.tokenOnCommandLine) {
-    logger.log(
+    runtime.logger.log(
       'warn',
       '--token on the command line is visible to other users (ps, npm banner); use DDS_TOKEN or --token-file',
     );
   }
-  runtime.properties.onChange((_all, changed) => logger.log('info', 'properties changed', changed));
-  runtime.custom.onDesired((key, value) => logger.log('info', 'custom channel set by a desired value', { key, value }));
-  const status = setInterval(() => {
-    const c = agent.counters;
-    logger.log('info', 'status', {
-      online: agent.online,
-      channels: agent.channelKeys.length,
-      sampled: c.sampled,
-      reported: c.reported,
-      sent: c.sent,
-      queued: c.queued,
-      dropped: c.dropped,
-    });
-  }, 10000);
+  const log = runtime.logger;
+  runtime.properties.onChange((_all, changed) => log.log('info', 'properties changed', changed));
+  runtime.custom.onDesired((key, value) => log.log('info', 'custom channel set by a desired value', { key, value }));
+  const hub = runtime.hub;
+  const status = (): Parameters<typeof statusText>[0] => ({
+    online: agent.online,
+    hub: hub?.status ?? 'off',
+    channels: agent.channelKeys.length,
+    counters: agent.counters,
+  });
+  let ticks = 0;
+  const timer = setInterval(() => {
+    if (line.active) return line.show(statusText(status()));
+    if (++ticks % 10 !== 0) return;
+    const { online, channels, counters: c } = status();
+    const fields = { online, channels, sampled: c.sampled, reported: c.reported, sent: c.sent, queued: c.queued };
+    log.log('info', 'status', { ...fields, dropped: c.dropped });
+  }, 1000);
   await stopped;
-  clearInterval(status);
+  clearInterval(timer);
+  const left = await agent.drain(drainMs);
   runtime.stop();
-  logger.log('info', 'stopped', { queued: agent.counters.queued });
+  line.clear();
+  if (refusedStatus !== undefined) {
+    log.log('error', 'stopped: the service refused this device (--exit-on-auth-failure)', { status: refusedStatus });
+    return 1;
+  }
+  if (options.store === undefined && left > 0) {
+    log.log('warn', 'stopped; records lost, no --store to keep them', { lost: left });
+  } else log.log('info', 'stopped', { queued: left });
   return 0;
 }

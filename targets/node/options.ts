@@ -53,6 +53,11 @@ export const optionTable: OptionSpec[] = [
     help: 'LAB USE ONLY: accept any server certificate (warned at startup and on every hub connect)',
     boolean: true,
   },
+  {
+    flag: 'exit-on-auth-failure',
+    help: 'end the run (exit 1) when the service refuses the token or does not know the device',
+    boolean: true,
+  },
   { flag: 'gnss', env: 'DDS_GNSS', help: 'GNSS receiver: DEVICE[@BAUD], e.g. /dev/ttyUSB0@9600' },
   {
     flag: 'bus',
@@ -79,9 +84,14 @@ export interface NodeAgentOptions {
 /** How a command names itself in its usage and hints. */
 export interface CommandInfo {
   name: string;
+  /** What the command does, under the usage line of its help. */
+  about?: string;
   extra?: readonly OptionSpec[];
 }
 
+const agentAbout =
+  "The agent on Node: reads the device's channels on real serial ports (--gnss, --bus) and reports them to the\n" +
+  'Device Data Service; simulated hardware is `npm run device`. Ctrl-C stops it (the queue is flushed first).';
 const agentCommand: CommandInfo = { name: 'npm run agent --' };
 const logLevels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -94,10 +104,17 @@ function tableOf(command: CommandInfo): OptionSpec[] {
 }
 
 export function usage(command: CommandInfo = agentCommand): string {
-  const lines = tableOf(command).map(
-    (o) => `  --${o.flag}${o.boolean === true ? '' : ' VALUE'}`.padEnd(24) + `${o.env ?? ''}`.padEnd(16) + o.help,
-  );
-  return `usage: ${command.name} --service URL --device KEY [options]   (token: DDS_TOKEN or --token-file)\n${lines.join('\n')}`;
+  const rows = tableOf(command).map((o) => [`  --${o.flag}${o.boolean === true ? '' : ' VALUE'}`, o.env ?? '', o.help]);
+  // Each column as wide as its widest cell plus two spaces: a long flag or variable never runs into the next.
+  const width = (i: number): number => Math.max(...rows.map((r) => r[i]!.length)) + 2;
+  const [flagWidth, envWidth] = [width(0), width(1)];
+  const lines = rows.map(([flag, env, help]) => flag!.padEnd(flagWidth) + env!.padEnd(envWidth) + help!);
+  return [
+    `usage: ${command.name} --service URL --device KEY [options]   (token: DDS_TOKEN or --token-file)`,
+    command.about ?? agentAbout,
+    `  ${'option'.padEnd(flagWidth - 2)}environment`,
+    ...lines,
+  ].join('\n');
 }
 
 /** A one-line hint under every error, instead of the whole usage. */
