@@ -6,10 +6,10 @@
  * (fields present when known; position, altitude and DOPs only for a valid fix),
  * and a summary of sentences passed and failed on standard error. Lines starting
  * with `#` (gpsd log headers) are skipped. Exit status: 0; 1 when the input
- * holds no valid NMEA sentence (empty, binary, wrong baud rate); 2 for a usage
- * error (one line naming the problem and a hint).
+ * holds no valid NMEA sentence (empty, binary, wrong baud rate) or FILE cannot be
+ * read (naming it); 2 for a usage error (one line naming the problem and a hint).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { EpochTracker, type EpochView } from '../src/gnss/epoch-tracker.js';
@@ -17,7 +17,11 @@ import { dateDays } from '../src/gnss/nmea-decode.js';
 import type { NmeaFields } from '../src/gnss/nmea-fields.js';
 import { CountingNmeaParser } from '../src/gnss/nmea-parser.js';
 
-const USAGE = 'usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)';
+const USAGE = `usage: npm run nmea -- [FILE|-]   (reads standard input without FILE)
+Checks a GNSS receiver's NMEA output (a capture file, or a serial port piped in): one JSON line per epoch on
+standard output, a summary of sentences passed and failed on standard error; exit 1 when it holds no valid
+NMEA sentence (empty, binary, wrong baud rate), 2 for a bad option.
+  --help  print this help`;
 const HINT = '(npm run nmea -- --help shows the usage)';
 
 /** FILE (or undefined for standard input), `--help`, or a one-line usage error. */
@@ -119,9 +123,12 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   try {
     await opened;
+    // A directory opens, then fails at the first read (EISDIR): refused here, by name.
+    if (input !== process.stdin && statSync(file!).isDirectory()) throw new Error('a directory, not a capture file');
   } catch (e) {
-    process.stderr.write(`nmea: cannot read ${file ?? 'standard input'}: ${(e as Error).message}\n`);
-    return 2;
+    const why = (e as Error).message.replace(/, open '.*'$/, '');
+    process.stderr.write(`nmea: cannot read ${file ?? 'standard input'}: ${why}\n`);
+    return 1;
   }
   const clock = { monotonicMs: () => 0, wallMs: () => 0, setTimer: () => ({}), clearTimer: () => undefined };
   let epochs = 0;

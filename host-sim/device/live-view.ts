@@ -49,6 +49,31 @@ export function sampleText(sample: Sample): string {
   return v.lat === undefined || v.lon === undefined ? 'no position' : `${v.lat.toFixed(5)},${v.lon.toFixed(5)}`;
 }
 
+/**
+ * A header line folded at spaces to `width` (a word longer than the width is split), so that a narrow
+ * terminal still shows the whole URL and token instead of cutting them off.
+ */
+export function fold(line: string, width: number): string[] {
+  if (line.length <= width) return [line];
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(/ +/)) {
+    const joined = current === '' ? word : `${current} ${word}`;
+    if (joined.length <= width) {
+      current = joined;
+      continue;
+    }
+    if (current !== '') out.push(current);
+    current = word;
+    while (current.length > width) {
+      out.push(current.slice(0, width));
+      current = current.slice(width);
+    }
+  }
+  if (current !== '' || out.length === 0) out.push(current);
+  return out;
+}
+
 function cell(text: string, width: number): string {
   return text.length > width - 1 ? text.slice(0, width - 2) + '~ ' : text.padEnd(width);
 }
@@ -105,7 +130,7 @@ export class LiveView {
   frame(status: ViewStatus, width: number, height: number): string[] {
     const c = status.counters;
     const top = [
-      ...this.header,
+      ...this.header.flatMap((line) => fold(line, width)),
       `service ${status.online ? 'online' : 'OFFLINE'}  hub ${status.hub}  sent ${c.sent} records in ${c.requests} requests`,
       `outbox ${c.queued} records / ${c.queuedBytes} bytes  dropped ${c.dropped}  held ${c.held}  ` +
         `desired ${c.desiredApplied} applied`,
@@ -146,13 +171,15 @@ export class LiveView {
   render(status: ViewStatus): void {
     const width = this.out.columns ?? 80;
     const height = this.out.rows ?? 24;
-    const lines = this.frame(status, width, height);
-    this.frames++;
     if (this.out.isTTY !== true) {
-      if (this.frames === 1) this.out.write(this.header.map((l) => `${l}\n`).join(''));
-      this.out.write(`${lines[this.header.length]!}  ${lines[this.header.length + 1]!}\n`);
+      // Not a terminal: the header whole once, then the two status lines as one line per refresh.
+      const [service, outbox] = this.frame(status, Infinity, this.header.length + 2).slice(this.header.length);
+      if (this.frames++ === 0) this.out.write(this.header.map((l) => `${l}\n`).join(''));
+      this.out.write(`${service!}  ${outbox!}\n`);
       return;
     }
+    const lines = this.frame(status, width, height);
+    this.frames++;
     // The alternate screen (the shell's scrollback stays as it was), cursor hidden, home, then each line
     // overwritten and cleared to its end, and everything below the frame cleared: nothing scrolls.
     const open = this.opened ? '' : '\x1b[?1049h\x1b[?25l';

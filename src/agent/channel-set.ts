@@ -206,7 +206,7 @@ export class ChannelSet {
    * `reported` (its key is known), reports `errno` on it.
    */
   #reject(key: string, reason: string, errno: number, now: number, isLocation: boolean, reported = true): void {
-    this.#c.logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason });
+    this.#c.logger.log(errno === Errno.EOPNOTSUPP ? 'warn' : 'error', 'channel rejected', { key, reason, errno });
     if (!reported) return;
     this.#idle.add(key);
     this.#reporter.channel(key, isLocation, errorSample(errno), now);

@@ -32,6 +32,8 @@ export class FakeHttp implements HttpTransport {
   offline = false;
   /** When set, every write answers this status (e.g. 500, 401). */
   writeStatus: number | undefined;
+  /** When set, every read (GET) answers this status (401: a refused token, 404: an unknown device). */
+  readStatus: number | undefined;
   /** Refuse (400) a write whose records name a channel key that `channels` does not list. */
   refuseUnknown = false;
   /** Write requests refused because of `refuseUnknown` or `refuseRecord`. */
@@ -74,6 +76,10 @@ export class FakeHttp implements HttpTransport {
       if (body.states !== undefined) this.states.push(...body.states);
       if (body.measurements !== undefined) this.measurements.push(...body.measurements);
       return ok({});
+    }
+    if (this.readStatus !== undefined) {
+      const problem = { status: this.readStatus, title: 'fake', detail: `fake ${this.readStatus}` };
+      return { status: this.readStatus, headers, body: JSON.stringify(problem) };
     }
     switch (path) {
       case Paths.channelsList:

@@ -75,7 +75,7 @@ describe('gnss: npm run nmea', () => {
 
   it('gives a clear error for a missing file or extra arguments', () => {
     const missing = run(['/no/such/file.log']);
-    assert.equal(missing.status, 2);
+    assert.equal(missing.status, 1);
     assert.match(missing.stderr, /cannot read \/no\/such\/file\.log/);
     assert.equal(run(['a', 'b']).status, 2);
     assert.match(execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }), /usage/);

@@ -144,7 +144,7 @@ describe('tls: secrets never reach a log line, an error message or a crash repor
       crashReport('uncaught exception', new Error(`boom with ${token} in it`), run.logger.redact.bind(run.logger)),
     );
     assert.ok(output.some((l) => l.includes('leak probe') && l.includes('[redacted]')));
-    assert.ok(output.some((l) => l.includes('config: not read') && l.includes('401')));
+    assert.ok(output.some((l) => l.includes('config: token refused') && l.includes('401')));
     assert.ok(output.some((l) => l.includes('boom with [redacted]')));
     for (const line of ['hub: connected', 'negotiate HTTP 403', 'hub: stopped']) {
       assert.ok(

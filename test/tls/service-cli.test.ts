@@ -57,11 +57,11 @@ describe('tls: npm run service -- --tls-cert --tls-key', function () {
   it('refuses --tls-cert without --tls-key, and a file that is not PEM', async () => {
     const cert = writePem(t.dir.path, 'cert.pem', t.pkis.good.certPem);
     let run = start(['--tls-cert', cert]);
-    assert.equal(await run.exited, 1);
+    assert.equal(await run.exited, 2, 'a usage error');
     assert.match(run.out(), /--tls-cert and --tls-key go together/);
     const notPem = writePem(t.dir.path, 'key.pem', 'not a key');
     run = start(['--tls-cert', cert, '--tls-key', notPem]);
-    assert.equal(await run.exited, 1);
+    assert.equal(await run.exited, 1, 'a runtime failure');
     assert.match(run.out(), /--tls-key .*key\.pem: not a PEM file/);
   });
 });
