@@ -29,17 +29,30 @@ function newestSource() {
   return newest;
 }
 
-/** Rebuilds incrementally when a source is newer than the last build; a no-op in an installed copy. */
+/** Runs `node <args>` in the project, its output on this process's; resolves with the exit status. */
+function node(args) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((resolve) => child.once('close', resolve));
+}
+
+/**
+ * Rebuilds incrementally when a source is newer than the last build (and builds the dashboard when it was
+ * never built); a no-op in an installed copy and when everything is up to date, so that `prepare` (which
+ * `npm install` runs, and `npx dds-agent`, which installs the project into npx's cache) costs nothing twice.
+ */
 export async function ensureBuilt() {
   if (!existsSync(join(root, 'src'))) return;
-  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource()) return;
+  const dashboard = join(root, 'build', 'dashboard', 'index.html');
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource() && existsSync(dashboard)) return;
   // On a terminal, the wait shows its progress (a first build takes a while on a small machine).
-  const done = progress('building (incremental, after a source changed)');
+  const done = progress(
+    existsSync(stamp) ? 'building (a source changed)' : 'building (the first time: a minute or two)',
+  );
   if (process.stderr.isTTY !== true) process.stderr.write('building (incremental)...\n');
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', stamp];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-  const status = await new Promise((resolve) => child.once('close', resolve));
+  let status = await node(args);
+  if (status === 0 && !existsSync(dashboard)) status = await node([join(root, 'host-sim', 'dashboard', 'build.mjs')]);
   done(status === 0 ? 'built' : undefined);
   if (status !== 0) {
     process.stderr.write('the build failed (above); nothing was run\n');

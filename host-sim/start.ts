@@ -20,13 +20,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAgentError } from '../src/errors.js';
-import { startService, type RunningService } from './service/index.js';
-import { ConsoleLogger } from '../targets/node/logger.js';
-import { parseDeviceOptions, startSimulatedAgent } from './hardware/agent.js';
-import { LiveView } from './device/live-view.js';
+import type { RunningService } from './service/index.js';
 import { runCommand, UsageError } from './command-line.js';
 import { parseStartArgs, startUsage } from './start-args.js';
-import { generatePki } from './tls/pki.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = join(root, 'host-sim', 'service', 'fixtures', 'demo.json');
@@ -38,6 +34,8 @@ async function listen(
   db: { path: string; given: boolean },
   tls: { cert: string; key: string } | undefined,
 ): Promise<RunningService> {
+  // Loaded after the options are read: `--help` answers without loading the service and the agent.
+  const { startService } = await import('./service/index.js');
   try {
     return await startService({
       fixture,
@@ -62,6 +60,13 @@ async function main(): Promise<number> {
     process.stdout.write(startUsage + '\n');
     return 0;
   }
+  const [{ ConsoleLogger }, { parseDeviceOptions, startSimulatedAgent }, { LiveView }, { generatePki }] =
+    await Promise.all([
+      import('../targets/node/logger.js'),
+      import('./hardware/agent.js'),
+      import('./device/live-view.js'),
+      import('./tls/pki.js'),
+    ]);
   const work = mkdtempSync(join(tmpdir(), 'dds-start-'));
   const cleanUp = (): void => rmSync(work, { recursive: true, force: true });
   process.once('exit', cleanUp);

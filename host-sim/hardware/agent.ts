@@ -14,7 +14,7 @@ export const deviceCommand: CommandInfo = {
   name: 'npm run device --',
   about:
     'The agent on Node with simulated hardware (pins driven by --scenario, a simulated GNSS receiver, Modbus slave\n' +
-    'and J1939 engine) against any Device Data Service, e.g. `npm start`\'s. Ctrl-C stops it (the queue is flushed first).',
+    "and J1939 engine) against any Device Data Service, e.g. `npm start`'s. Ctrl-C stops it (the queue is flushed first).",
   extra: simulatorOptions,
 };
 

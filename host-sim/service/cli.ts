@@ -15,7 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { portOption, readCommandLine, runCommand, UsageError } from '../command-line.js';
 import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
-import { startService, type RunningService, type ServiceOptions } from './index.js';
+import type { RunningService, ServiceOptions } from './index.js';
 
 const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE]
 The local Device Data Service (HTTP API, SignalR hub, dashboard at /) seeded from a fixture, until Ctrl-C.
@@ -57,6 +57,8 @@ async function listen(
       `--db ${db}: the directory ${dirname(resolve(db))} does not exist (create it, or use --db :memory:)`,
     );
   }
+  // Loaded after the options are read: `--help` answers without loading Fastify and SQLite.
+  const { startService } = await import('./index.js');
   try {
     return await startService(options);
   } catch (e) {

@@ -17,7 +17,6 @@ import { RedactingLogger } from '../../src/log/redact.js';
 import type { HardwarePlug } from './hardware.js';
 import { ConsoleLogger, crashReport } from './logger.js';
 import { parseOptions, tokensInArgs, usage, type CommandInfo } from './options.js';
-import { startNodeAgent } from './runtime.js';
 import { StatusLine, statusText } from './status-line.js';
 
 /** How long a stop waits for the queue to be delivered, ms. */
@@ -72,6 +71,8 @@ export async function runAgentCli(argv: readonly string[], cli: AgentCli): Promi
   const logger = new ConsoleLogger(options.logLevel, (text) => line.print(text));
   let runtime;
   try {
+    // Loaded after the options are read: `--help` and a bad option answer without loading the agent.
+    const { startNodeAgent } = await import('./runtime.js');
     runtime = await startNodeAgent(options, {
       logger,
       agent: { onRefused: (status) => onRefused?.(status) },

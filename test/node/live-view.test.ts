@@ -116,4 +116,25 @@ describe('npm start: the live view in a virtual terminal', () => {
     assert.ok(tty[0]!.startsWith('\x1b[?1049h'));
     assert.equal(tty[1], '\x1b[?25h\x1b[?1049l');
   });
+
+  it('a narrow terminal (40 columns): the header folds, so the URL and its port stay readable', async () => {
+    const vt = virtualTerminal(40, 24);
+    const header = [
+      'Device Data Service http://127.0.0.1:45678  admin token admin-token-demo',
+      'dashboard http://127.0.0.1:45678/  (sign in with admin-token-demo)',
+    ];
+    const view = new LiveView(vt.screen, header);
+    view.render(status());
+    const { lines, scrolled } = await vt.read();
+    assert.equal(scrolled, 0);
+    assert.deepEqual(lines.slice(0, 5), [
+      'Device Data Service',
+      'http://127.0.0.1:45678 admin token',
+      'admin-token-demo',
+      'dashboard http://127.0.0.1:45678/ (sign',
+      'in with admin-token-demo)',
+    ]);
+    assert.ok(lines.every((l) => l.length <= 40));
+    assert.equal(lines[23], 'q quits');
+  });
 });
