@@ -193,6 +193,34 @@ export const scenarios = [
       }
     },
   ],
+  [
+    'a refused token, an unknown device: one error line each, naming the fix; the firmware keeps running',
+    async () => {
+      svc = await service();
+      const cases = [
+        [{ token: 'not-a-token' }, 'config: token refused; set the right token and restart'],
+        [{ deviceKey: 'no-such-device' }, 'config: device unknown; check the device key and restart'],
+      ];
+      try {
+        for (const [overrides, line] of cases) {
+          const run = new FirmwareRun({ flavor: 'lin', clock });
+          try {
+            await run.start(false, linConfig(manifest, { serviceUrl: svc.url, ...overrides }));
+            // Over two of the long waits (5 min each): said once, not once per try.
+            await run.runFor(11 * 60_000);
+            const errors = run.logs.filter((l) => l.includes(line));
+            assert.equal(errors.length, 1, `"${line}" once; log:\n${run.logs.slice(-20).join('\n')}`);
+            assert.ok(!run.logs.some((l) => l.includes('not-a-token')), 'the token is never logged');
+            assertHealthy(run);
+          } finally {
+            await run.stop();
+          }
+        }
+      } finally {
+        await svc.close();
+      }
+    },
+  ],
 ];
 
 /** Stops what the scenarios left running and removes the scratch folder. */
