@@ -1,10 +1,11 @@
 /**
  * Command line of the local service (docs/service.md):
  *   npm run service -- [--fixture F] [--port P] [--host H] [--db FILE] [--verbose]
- *                      [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
+ *                      [--print-tokens] [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
  * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
  * reach it), database `dds-local.db` in the working directory. Prints its
- * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM.
+ * addresses and the count of the fixture's tokens (`--print-tokens` lists them);
+ * stops cleanly on SIGINT/SIGTERM.
  */
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -13,12 +14,13 @@ import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import { startService } from './index.js';
 
-const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE]
+const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--print-tokens] [--tls-cert FILE --tls-key FILE]
   --fixture  seed file (decisions.md section 7); default the demo fixture
   --port     TCP port; default 8080 (0 picks a free one)
   --host     listen address; default 0.0.0.0 (all interfaces, for a board on the LAN)
   --db       SQLite file; default dds-local.db (":memory:" keeps nothing)
   --verbose  log requests on the hub
+  --print-tokens  list the fixture's tokens (default: only their count and file)
   --tls-cert certificate chain (PEM) to serve HTTPS and WSS with; needs --tls-key
   --tls-key  private key (PEM) of --tls-cert`;
 
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '0.0.0.0' },
       db: { type: 'string', default: 'dds-local.db' },
       verbose: { type: 'boolean', default: false },
+      'print-tokens': { type: 'boolean', default: false },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -80,11 +83,17 @@ async function main(): Promise<void> {
   if (values.host === '0.0.0.0')
     for (const a of lanAddresses()) console.log(`  on the LAN: ${tls ? 'https' : 'http'}://${a}:${service.port}`);
   console.log(`  fixture ${values.fixture}, database ${values.db}`);
-  console.log('  tokens (from the fixture: test credentials of this local service, not secrets):');
-  for (const t of fixture.tokens) {
-    const who =
-      t.role === 'admin' ? 'admin' : `device ${fixture.devices.find((d) => d.uid === t.device)?.key ?? t.device}`;
-    console.log(`    ${t.token.padEnd(28)} ${who}`);
+  const admins = fixture.tokens.filter((t) => t.role === 'admin').length;
+  console.log(
+    `  ${fixture.tokens.length} tokens (${admins} admin, ${fixture.tokens.length - admins} device) from ${values.fixture}` +
+      (values['print-tokens'] ? ':' : '; --print-tokens lists them'),
+  );
+  if (values['print-tokens']) {
+    const keyOf = new Map(fixture.devices.map((d) => [d.uid, d.key]));
+    for (const t of fixture.tokens) {
+      const who = t.role === 'admin' ? 'admin' : `device ${keyOf.get(t.device) ?? t.device}`;
+      console.log(`    ${t.token.padEnd(28)} ${who}`);
+    }
   }
   const stop = (): void => {
     void service.close().then(() => process.exit(0));
