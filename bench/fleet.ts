@@ -125,7 +125,8 @@ async function peer(
   const usage = procUsage(child.pid!);
   await stopProcess(child);
   // What the peer delivered, read back like the fleet's records.
-  const back = await readBack(new FetchHttp(), url, member, fromMs - 2000, Date.now());
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  const back = await readBack(new FetchHttp(), url, member, fromMs - 2000, Date.now(), wait);
   return {
     rssMB: Math.round((usage.rssBytes / 1048576) * 10) / 10,
     cpuCores: Math.round((usage.cpuS / peerS) * 1000) / 1000,

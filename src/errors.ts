@@ -46,6 +46,8 @@ export interface AgentErrorOptions {
   status?: number;
   /** Negative POSIX error number to report, when there is one. */
   errno?: number;
+  /** The wait a 429 or 503 asked for (`Retry-After`), ms. */
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -59,6 +61,8 @@ export class AgentError extends Error {
   readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly errno: number | undefined;
+  /** The least wait before the next request, from a 429 or 503 `Retry-After` (decisions 10), ms. */
+  readonly retryAfterMs: number | undefined;
   /** Set by Error itself (ES2022) when the options carry one. */
   declare readonly cause: unknown;
 
@@ -67,7 +71,30 @@ export class AgentError extends Error {
     this.code = code;
     this.status = options.status;
     this.errno = options.errno;
+    this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/**
+ * The wait before the next request after `error`: `delayMs` (a back-off), but
+ * at least the `Retry-After` a 429 or 503 asked for (decisions 10).
+ */
+export function waitAfter(error: AgentError, delayMs: number): number {
+  const least = error.retryAfterMs ?? 0;
+  return delayMs > least ? delayMs : least;
+}
+
+/**
+ * The `Retry-After` of a 429 or 503 answer in ms: delta-seconds, or an HTTP
+ * date taken relative to the answer's own `Date` (the device's clock may be
+ * unknown); undefined for other statuses or a header that is neither.
+ */
+export function retryAfterMs(status: number, headers: Readonly<Record<string, string>>): number | undefined {
+  const v = status === 429 || status === 503 ? headers['retry-after'] : undefined;
+  if (v === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const ms = Date.parse(v) - Date.parse(headers['date'] ?? '');
+  return ms === ms ? (ms > 0 ? ms : 0) : undefined;
 }
 
 /** True when `e` is an AgentError, optionally with the given code. */

@@ -4,8 +4,8 @@
  * started in a worker thread on `:memory:` storage, and a keep-alive client.
  */
 import { Agent, request } from 'node:http';
-import { parentPort, Worker } from 'node:worker_threads';
-import { startService, type Fixture } from '../../host-sim/service/index.js';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { startService, type Fixture, type ServiceLimits } from '../../host-sim/service/index.js';
 import { threadSched, type Sched } from './sched.js';
 
 export const adminToken = 'bench-admin';
@@ -64,9 +64,21 @@ export interface ServiceWorker {
   stop(): Promise<void>;
 }
 
+/** How the worker's service runs: its limits (default: the documented ones) and database (default `:memory:`). */
+export interface WorkerSetup {
+  limits?: Partial<ServiceLimits>;
+  dbPath?: string;
+}
+
+/**
+ * The throughput cases measure storage and HTTP, not the budget: one token there sends hundreds of
+ * requests a second, so they run with the request budget lifted. The fair-share case runs the defaults.
+ */
+export const unbudgeted: WorkerSetup = { limits: { ratePerSecond: 1e9, burst: 1e9 } };
+
 /** Starts `entry` (this bench's main module) as the service's worker; see `serveInWorker`. */
-export async function startServiceWorker(entry: URL): Promise<ServiceWorker> {
-  const worker = new Worker(entry);
+export async function startServiceWorker(entry: URL, setup: WorkerSetup = {}): Promise<ServiceWorker> {
+  const worker = new Worker(entry, { workerData: setup });
   const url = await new Promise<string>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -89,7 +101,12 @@ export async function startServiceWorker(entry: URL): Promise<ServiceWorker> {
 
 /** The worker's side: serves the bench fixture, answers `sched` with its thread's figures, stops on `close`. */
 export async function serveInWorker(): Promise<void> {
-  const service = await startService({ fixture: benchFixture(), dbPath: ':memory:' });
+  const setup = (workerData ?? {}) as WorkerSetup;
+  const service = await startService({
+    fixture: benchFixture(),
+    dbPath: setup.dbPath ?? ':memory:',
+    ...(setup.limits === undefined ? {} : { limits: setup.limits }),
+  });
   parentPort?.postMessage(service.url);
   parentPort?.on('message', (m) => {
     if (m === 'sched') parentPort?.postMessage(threadSched() ?? null);

@@ -70,6 +70,9 @@ function progressLine(fleet: Fleet, second: number): string {
     `t=${second}s devices ${running}/${fleet.devices.length} online ${online} hub sockets ${link.openSockets}` +
     ` records/s ${link.records.at(second - 1)} requests/s ${link.requests.at(second - 1)} outbox ${queued}` +
     (link.isDown ? ' [OUTAGE]' : '') +
+    (link.refusals.rateLimited + link.refusals.unavailable === 0
+      ? ''
+      : ` 429 ${link.refusals.rateLimited} 503 ${link.refusals.unavailable}`) +
     (errors === '' ? '' : ` errors {${errors}}`)
   );
 }

@@ -140,6 +140,7 @@ export class Fleet {
       this.options.members,
       this.originWallMs,
       clock.wallMs() + 5000,
+      (ms) => this.after(ms),
     );
     return {
       elapsedS,

@@ -75,6 +75,8 @@ export class FleetLink {
   readonly latency = new LatencyHistogram();
   /** Outcomes that were not 2xx, by kind (`503 states/write`, `network`, ...). */
   readonly errors = new Map<string, number>();
+  /** Answers 429 (a device's request budget spent) and 503 (the service full), every endpoint (decisions 10). */
+  readonly refusals = { rateLimited: 0, unavailable: 0 };
   private down = false;
   private readonly sockets = new Set<{ connection: WebSocketConnection; handlers: WebSocketHandlers }>();
   private readonly listeners: DeliveryListener[] = [];
@@ -150,6 +152,8 @@ export class FleetLink {
     if (response.status < 200 || response.status > 299) {
       meter.failures++;
       this.count(`${response.status} ${endpoint}`);
+      if (response.status === 429) this.refusals.rateLimited++;
+      if (response.status === 503) this.refusals.unavailable++;
     } else if ((endpoint === 'states/write' || endpoint === 'measurements/write') && request.body !== undefined) {
       this.delivered(meter, endpoint, request.body);
     }

@@ -158,6 +158,8 @@ export function summarize(fleet: Fleet, result: FleetResult, usage: ProcessUsage
     broadcasts,
     churns: result.churns,
     errors: Object.fromEntries(link.errors),
+    /** 429 and 503 answers the fleet met (decisions 10): a fleet within the service's budgets meets none. */
+    refusals: { ...link.refusals },
     logs: fleet.logger.problems(),
   };
   return { figures, perDevice };

@@ -2,9 +2,10 @@
  * Reads back what reached the service: for each device, every `.reported`
  * state in the run's time range (`states/read`, with the device's own token),
  * counted once per (channel, timestamp), with repeats counted as duplicates.
- * A range the service refuses as too large (400) is read in halves.
+ * A range the service refuses as too large (400) is read in halves; a 429 or
+ * 503 is asked again after its `Retry-After` (decisions 10), a few times.
  */
-import { AgentError } from '../../src/errors.js';
+import { AgentError, retryAfterMs } from '../../src/errors.js';
 import type { HttpTransport } from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';
 import type { FleetMember } from './roster.js';
@@ -20,6 +21,11 @@ export interface ReadBack {
 }
 
 const maxSplits = 8;
+/** Reads answered 429 or 503 asked again at most this often per range. */
+const maxBusyRetries = 5;
+
+/** Waits `ms` on the fleet's clock. */
+export type Wait = (ms: number) => Promise<void>;
 
 async function readRange(
   http: HttpTransport,
@@ -28,17 +34,25 @@ async function readRange(
   fromS: number,
   toS: number,
   depth: number,
+  wait: Wait,
 ): Promise<unknown[]> {
   const query = `device=${encodeURIComponent(member.key)}&channels=*.reported&timeRangeStart=${fromS}&timeRangeStop=${toS}`;
-  const response = await http.request({
-    method: 'GET',
+  const request = {
+    method: 'GET' as const,
     url: `${service}${Paths.statesRead}?${query}`,
     headers: { authorization: `Bearer ${member.token}` },
-  });
+  };
+  let response = await http.request(request);
+  for (let retry = 0; retry < maxBusyRetries; retry++) {
+    const waitMs = retryAfterMs(response.status, response.headers);
+    if (waitMs === undefined) break;
+    await wait(waitMs);
+    response = await http.request(request);
+  }
   if (response.status === 400 && depth < maxSplits && toS - fromS > 1) {
     const mid = (fromS + toS) / 2;
-    const first = await readRange(http, service, member, fromS, mid, depth + 1);
-    return first.concat(await readRange(http, service, member, mid, toS, depth + 1));
+    const first = await readRange(http, service, member, fromS, mid, depth + 1, wait);
+    return first.concat(await readRange(http, service, member, mid, toS, depth + 1, wait));
   }
   if (response.status !== 200) {
     throw new AgentError('http.status', `states/read answered ${response.status}: ${response.body.slice(0, 200)}`, {
@@ -57,9 +71,10 @@ export async function readBack(
   member: FleetMember,
   fromMs: number,
   toMs: number,
+  wait: Wait,
 ): Promise<ReadBack> {
   try {
-    const records = await readRange(http, service, member, fromMs / 1000, toMs / 1000, 0);
+    const records = await readRange(http, service, member, fromMs / 1000, toMs / 1000, 0, wait);
     const seen = new Set<string>();
     let duplicates = 0;
     for (const r of records) {
@@ -81,6 +96,7 @@ export async function readBackAll(
   members: readonly FleetMember[],
   fromMs: number,
   toMs: number,
+  wait: Wait,
   concurrency = 8,
 ): Promise<ReadBack[]> {
   const results: ReadBack[] = new Array<ReadBack>(members.length);
@@ -88,7 +104,7 @@ export async function readBackAll(
   const worker = async (): Promise<void> => {
     while (next < members.length) {
       const i = next++;
-      results[i] = await readBack(http, service, members[i]!, fromMs, toMs);
+      results[i] = await readBack(http, service, members[i]!, fromMs, toMs, wait);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, members.length) }, worker));

@@ -1,11 +1,13 @@
 /**
  * The entity catalog: products, locations, devices, their properties and the
- * entity tree (spec 2.2-2.5, decisions 7). Seeded from the fixture; mutable
- * parts (device/product details, properties, relations) are snapshotted through
- * `onChange` so that they survive a restart together with the stored data.
+ * entity tree (spec 2.2-2.5, decisions 7). Seeded from the fixture; the mutable
+ * parts (device/product details, properties, relations) are stored row by row
+ * (context.ts) and restored over the fixture at start.
  */
 import type { Aggregate, JsonObject as WireObject, LastAggregate } from './wire.js';
 import type { Fixture, PropertyValue } from './fixture.js';
+import { initialProperties } from './property-definitions.js';
+import type { CatalogRows } from './store/storage.js';
 
 export interface Product {
   kind: 'product';
@@ -52,13 +54,6 @@ export function setDetails<T extends object>(entity: T, values: { [K in keyof T]
   return changed;
 }
 
-/** The mutable part of the catalog, as persisted. */
-export interface CatalogSnapshot {
-  devices: Record<string, { name: string; key: string; enabled: boolean; properties: Record<string, PropertyValue> }>;
-  products: Record<string, { name: string; enabled: boolean }>;
-  relations: [string, string][];
-}
-
 function aggregateOf<T extends string>(raw: WireObject, field: string, fallback: T): T {
   const v = raw[field];
   return typeof v === 'string' ? (v as T) : fallback;
@@ -95,8 +90,6 @@ export class Catalog {
   private readonly byKey = new Map<string, Device>();
   /** child uid -> parent uids; insertion ordered. */
   private readonly parentsOf = new Map<string, Set<string>>();
-  /** Called after every mutation (persistence). */
-  onChange: () => void = () => undefined;
 
   constructor(fixture: Fixture) {
     for (const p of fixture.products) this.add(buildProduct(p), this.products);
@@ -110,7 +103,7 @@ export class Catalog {
         name: d.name,
         enabled: d.enabled,
         product,
-        properties: { ...d.properties },
+        properties: initialProperties(d.properties),
       };
       this.add(device, this.devices);
       this.link(d.uid, d.product);
@@ -184,22 +177,21 @@ export class Catalog {
     this.parentsOf.get(entity)?.delete(parent);
   }
 
-  snapshot(): CatalogSnapshot {
-    const s: CatalogSnapshot = { devices: {}, products: {}, relations: [] };
-    for (const d of this.devices)
-      s.devices[d.uid] = { name: d.name, key: d.key, enabled: d.enabled, properties: d.properties };
-    for (const p of this.products) s.products[p.uid] = { name: p.name, enabled: p.enabled };
-    for (const [child, parents] of this.parentsOf) for (const p of parents) s.relations.push([child, p]);
-    return s;
-  }
-
-  /** Applies a persisted snapshot; entries for entities the fixture no longer has are ignored. */
-  restore(s: CatalogSnapshot): void {
-    for (const d of this.devices) Object.assign(d, s.devices[d.uid] ?? {});
-    for (const p of this.products) Object.assign(p, s.products[p.uid] ?? {});
-    this.parentsOf.clear();
-    for (const [child, parent] of s.relations) {
-      if (this.entities.has(child) && this.entities.has(parent)) this.link(child, parent);
+  /**
+   * Applies the stored changes (store/storage.ts `CatalogRows`); rows for
+   * entities the fixture no longer has are ignored.
+   */
+  restore(rows: CatalogRows): void {
+    for (const d of this.devices) {
+      const row = rows.devices.get(d.uid);
+      if (row !== undefined) Object.assign(d, row);
+      for (const [name, v] of rows.properties.get(d.uid) ?? []) d.properties[name] = v;
+    }
+    for (const p of this.products) Object.assign(p, rows.products.get(p.uid) ?? {});
+    if (rows.relationsComplete) this.parentsOf.clear();
+    for (const { entity, parent, present } of rows.relations) {
+      if (!present) this.unlink(entity, parent);
+      else if (this.entities.has(entity) && this.entities.has(parent)) this.link(entity, parent);
     }
     for (const d of this.devices) this.link(d.uid, d.product.uid); // a device's product is always its parent
   }

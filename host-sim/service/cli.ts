@@ -1,13 +1,14 @@
 /**
  * Command line of the local service (docs/service.md):
  *   npm run service -- [--fixture F] [--port P] [--host H] [--db FILE] [--verbose]
- *                      [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
+ *                      [--print-tokens] [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
  * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
  * reach it), database `dds-local.db` in the working directory. Prints its
- * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM. Errors
- * follow the commands' style (../command-line.ts): a bad option exits 2, a
- * runtime failure (port taken, unknown host, no such database directory) 1,
- * each one line naming the option and the fix.
+ * addresses and the count of the fixture's tokens (`--print-tokens` lists them);
+ * stops cleanly on SIGINT/SIGTERM. Errors follow the commands' style
+ * (../command-line.ts): a bad option exits 2, a runtime failure (port taken,
+ * unknown host, no such database directory) 1, each one line naming the option
+ * and the fix.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -17,13 +18,14 @@ import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import type { RunningService, ServiceOptions } from './index.js';
 
-const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE]
+const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--print-tokens] [--tls-cert FILE --tls-key FILE]
 The local Device Data Service (HTTP API, SignalR hub, dashboard at /) seeded from a fixture, until Ctrl-C.
   --fixture FILE   seed file (decisions.md section 7); default the demo fixture
   --port N         TCP port; default 8080 (0 picks a free one)
   --host ADDR      listen address; default 0.0.0.0 (all interfaces, for a board on the LAN)
   --db FILE        SQLite file; default dds-local.db (":memory:" keeps nothing)
   --verbose        log requests on the hub
+  --print-tokens   list the fixture's tokens (default: only their count and file)
   --tls-cert FILE  certificate chain (PEM) to serve HTTPS and WSS with; needs --tls-key
   --tls-key FILE   private key (PEM) of --tls-cert
   --help           print this help`;
@@ -86,6 +88,7 @@ async function main(): Promise<number | undefined> {
     host: { type: 'string', default: '0.0.0.0' },
     db: { type: 'string', default: 'dds-local.db' },
     verbose: { type: 'boolean', default: false },
+    'print-tokens': { type: 'boolean', default: false },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -120,11 +123,17 @@ async function main(): Promise<number | undefined> {
   if (values.host === '0.0.0.0')
     for (const a of lanAddresses()) console.log(`  on the LAN: ${tls ? 'https' : 'http'}://${a}:${service.port}`);
   console.log(`  fixture ${values.fixture}, database ${values.db}`);
-  console.log('  tokens (from the fixture: test credentials of this local service, not secrets):');
-  for (const t of fixture.tokens) {
-    const who =
-      t.role === 'admin' ? 'admin' : `device ${fixture.devices.find((d) => d.uid === t.device)?.key ?? t.device}`;
-    console.log(`    ${t.token.padEnd(28)} ${who}`);
+  const admins = fixture.tokens.filter((t) => t.role === 'admin').length;
+  console.log(
+    `  ${fixture.tokens.length} tokens (${admins} admin, ${fixture.tokens.length - admins} device) from ${values.fixture}` +
+      (values['print-tokens'] ? ':' : '; --print-tokens lists them'),
+  );
+  if (values['print-tokens']) {
+    const keyOf = new Map(fixture.devices.map((d) => [d.uid, d.key]));
+    for (const t of fixture.tokens) {
+      const who = t.role === 'admin' ? 'admin' : `device ${keyOf.get(t.device) ?? t.device}`;
+      console.log(`    ${t.token.padEnd(28)} ${who}`);
+    }
   }
   const stop = (): void => {
     void service.close().then(() => process.exit(0));

@@ -17,7 +17,9 @@ export type ServiceErrorCode =
   | 'method'
   /** 413: a body over 1 MiB, or a hub record over its limit. */
   | 'too-large'
-  /** 503: a bounded resource (hub slots) is full. */
+  /** 429: the access token's request budget is spent (with `Retry-After`). */
+  | 'rate-limited'
+  /** 503: a bounded resource (connections, hub slots) is full, or storage cannot be written. */
   | 'unavailable'
   /** The fixture (seed file) or an option is invalid; the service does not start. */
   | 'config';
@@ -29,6 +31,7 @@ const statusByCode: Readonly<Record<ServiceErrorCode, number>> = {
   'not-found': 404,
   method: 405,
   'too-large': 413,
+  'rate-limited': 429,
   unavailable: 503,
   config: 500,
 };
@@ -37,11 +40,14 @@ export class ServiceError extends Error {
   override readonly name = 'ServiceError';
   readonly code: ServiceErrorCode;
   readonly status: number;
+  /** Whole seconds for the `Retry-After` header of a 429 or 503. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ServiceErrorCode, message: string, options: { cause?: unknown } = {}) {
+  constructor(code: ServiceErrorCode, message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = statusByCode[code];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

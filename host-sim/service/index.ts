@@ -22,6 +22,10 @@ import { createHttpServer } from './http/server.js';
 import type { HubFaults } from './hub/faults.js';
 import { PropertiesHub } from './hub/hub.js';
 import { openSqliteStorage } from './store/sqlite-storage.js';
+import { RequestBudget } from './http/budget.js';
+import { ServiceMetrics } from './http/metrics.js';
+import { addOperationRoutes } from './http/operations.js';
+import { resolveLimits, type ServiceLimits } from './limits.js';
 
 export type {
   Fixture,
@@ -33,6 +37,7 @@ export type {
 } from './fixture.js';
 export { validateFixture, loadFixture } from './fixture.js';
 export type { HubFaults } from './hub/faults.js';
+export { defaultLimits, type ServiceLimits } from './limits.js';
 export type { FallbackHandler } from './http/router.js';
 
 export interface ServiceOptions {
@@ -74,6 +79,8 @@ export interface ServiceOptions {
   fallback?: FallbackHandler;
   /** Serve HTTPS and WSS with this certificate chain and key (PEM text; docs/tls.md). Default: plain HTTP. */
   tls?: { cert: string; key: string };
+  /** Overrides of the fair-share limits (limits.ts; docs/service.md#limits). */
+  limits?: Partial<ServiceLimits>;
 }
 
 export interface HubControl {
@@ -119,8 +126,10 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   }
   const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
   const log = options.log ?? (() => undefined);
+  const limits = resolveLimits(options.limits);
   const storage = openSqliteStorage(options.dbPath ?? ':memory:');
-  const context = createContext(fixture, storage, options.now ?? Date.now, log);
+  const context = createContext(fixture, storage, limits, options.now ?? Date.now, log);
+  const budget = new RequestBudget(limits.ratePerSecond, limits.burst);
   const hub = new PropertiesHub(context, {
     pingIntervalMs: options.hub?.pingIntervalMs ?? 15_000,
     clientTimeoutMs: options.hub?.clientTimeoutMs ?? 30_000,
@@ -129,10 +138,15 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     maxConnections: options.hub?.maxConnections ?? 1000,
     maxConnectionsPerToken: options.hub?.maxConnectionsPerToken ?? 8,
     maxPendingPerToken: options.hub?.maxPendingPerToken ?? 16,
+    maxPingsPerSecond: limits.maxPingsPerSecond,
+    budget,
   });
   context.notifier = hub;
-  const { app, router, routes } = createHttpServer({
+  const { app, router, routes, connections } = createHttpServer({
     tokens: context.tokens,
+    limits,
+    budget,
+    log,
     now: context.now,
     logError: options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`)),
     fallback: options.fallback ?? dashboardFallback,
@@ -146,7 +160,19 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
   router.assertComplete();
-  app.server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
+  const metrics = new ServiceMetrics({
+    hubConnections: () => hub.connectionCount(),
+    storageBytes: () => storage.sizeBytes(),
+    openConnections: () => connections.open(),
+    connectionsRefused: () => connections.refused(),
+    rateLimited: () => budget.refused,
+  });
+  context.counters = metrics;
+  addOperationRoutes(app, { storage, tokens: context.tokens, metrics, log });
+  app.server.on('upgrade', (req, socket, head) => {
+    if (connections.isRefused(socket)) return; // answered 503 by the connection cap
+    hub.upgrade(req, socket, head);
+  });
   const setBaseUrl = (url: string): void => {
     router.baseUrl = (options.publicUrl ?? url).replace(/\/+$/, '');
   };

@@ -9,15 +9,16 @@
  * It is read at start, then every `periodMs` (each wait drawn from [0.75, 1] x
  * the period, so a fleet does not ask in step and a change is seen within one
  * period), when the hub reconnects and when the service refuses a batch. A read
- * that fails is retried with the agent's backoff until one succeeds (the first
- * failure is a warning, each retry a debug line); then the periodic refresh resumes.
- * A refused token (401, 403) or an unknown device (404) is one error line naming
- * the fix and `onRefused`, then a retry every `authRetryMs` (docs/troubleshooting.md). Calls
+ * that fails is retried with the agent's backoff (at least a 429's or 503's
+ * `Retry-After`) until one succeeds (the first failure is a warning, each retry
+ * a debug line); then the periodic refresh resumes. A refused token (401, 403)
+ * or an unknown device (404) is one error line naming the fix and `onRefused`,
+ * then a retry every `authRetryMs` (docs/troubleshooting.md). Calls
  * while a read is under way join it. One timer, on the injected clock.
  */
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
-import { logFailure, toAgentError } from '../errors.js';
+import { logFailure, toAgentError, waitAfter } from '../errors.js';
 import type { TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -96,7 +97,7 @@ export class ConfigFollower {
       }
       // The first failure is a warning; each retry that fails again only a debug line.
       logFailure(c.logger, this.#failures++ === 0 ? 'warn' : 'debug', `config: not read (${why})`, e);
-      this.#arm(c.retry.nextDelayMs(this.#failures) ?? 60000, 'retry');
+      this.#arm(waitAfter(toAgentError(e), c.retry.nextDelayMs(this.#failures) ?? 60000), 'retry');
     });
   }
 

@@ -1,8 +1,8 @@
 /**
  * Delivers the outbox to the service, oldest batch first, one request at a
  * time (at-least-once, in order): a batch leaves the outbox only after a 2xx.
- * Failures retry with the injected policy (a device never gives up); after a
- * 401/403 the sender waits `authRetryMs`. The outbox learns each outcome (it
+ * Failures retry with the injected policy (a device never gives up), waiting at
+ * least a 429's or 503's `Retry-After`; after a 401/403 the sender waits `authRetryMs`. The outbox learns each outcome (it
  * writes to the store only once a delivery has failed).
  *
  * A refused write (400, 422) never takes valid records down with it
@@ -18,7 +18,7 @@
  * agent calls it on any successful request).
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { logFailure, toAgentError, type AgentError } from '../errors.js';
+import { logFailure, toAgentError, waitAfter, type AgentError } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -141,7 +141,7 @@ export class Sender {
     } catch (e) {
       if (this.#stopped()) return false;
       logFailure(this.#logger, 'warn', 'sender: refused, config unreadable', e, { status: error.status });
-      this.#wait(this.#backoff());
+      this.#wait(waitAfter(toAgentError(e), this.#backoff()));
       return false;
     }
     if (this.#stopped()) return false;
@@ -214,7 +214,8 @@ export class Sender {
       this.#authFailed = true;
       return this.#wait(this.#authRetryMs);
     }
-    const delayMs = this.#backoff();
+    // At least the Retry-After of a 429 or 503 (decisions 10); the batch stays queued.
+    const delayMs = waitAfter(error, this.#backoff());
     if (this.#attempt === 1) this.#logger.log('warn', 'sender: delivery failed', { code: error.code, delayMs });
     this.#wait(delayMs);
   }

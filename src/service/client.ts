@@ -3,10 +3,11 @@
  * (spec section 4): configuration reads, state and measurement writes, the
  * desired-state resync read. Every request carries the bearer token (spec 5);
  * non-2xx answers become AgentError `auth` (401, 403: not retried blindly) or
- * `http.status`, with the status and the problem detail (decisions 6); every
+ * `http.status`, with the status and the problem detail (decisions 6) and, for
+ * a 429 or 503, the `Retry-After` wait (decisions 10); every
  * response's `Date` header is offered to the wall time (decisions 4).
  */
-import { AgentError } from '../errors.js';
+import { AgentError, retryAfterMs } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
 import { isObject, readJson } from '../reader.js';
 
@@ -78,7 +79,10 @@ export class ServiceClient {
       return response;
     }
     const code = status === 401 || status === 403 ? 'auth' : 'http.status';
-    throw new AgentError(code, `${method} ${path}: ${status}${problemDetail(response.body)}`, { status });
+    throw new AgentError(code, `${method} ${path}: ${status}${problemDetail(response.body)}`, {
+      status,
+      retryAfterMs: retryAfterMs(status, response.headers),
+    });
   }
 }
 

@@ -21,7 +21,7 @@
  * error line when the server closed for good, info after `stop()`).
  */
 import { opt, readObject, str } from '../reader.js';
-import { AgentError, logFailure, toAgentError } from '../errors.js';
+import { AgentError, logFailure, toAgentError, waitAfter } from '../errors.js';
 import type { TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
@@ -175,7 +175,7 @@ export class HubClient {
         ? this.#o.authRetryMs
         : this.#o.retry.nextDelayMs(++this.#attempt);
     if (delayMs === null) return this.#set('stopped', error);
-    this.#arm(delayMs);
+    this.#arm(waitAfter(error, delayMs)); // at least a 429/503's Retry-After
     this.#set('waiting', error);
   }
 

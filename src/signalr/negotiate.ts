@@ -11,7 +11,7 @@
  * connection token is `wire.invalid`, and the client retries.
  */
 import { nonEmpty, readObject, str } from '../reader.js';
-import { AgentError } from '../errors.js';
+import { AgentError, retryAfterMs } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
 
@@ -24,12 +24,12 @@ export interface Negotiated {
 
 /**
  * Negotiates one connection. Rejects with AgentError `auth` (401/403, with
- * `status`), `http.status` (other non-2xx), `hub` (an `error` field),
+ * `status`), `http.status` (other non-2xx; a 429 or 503 with its `Retry-After`), `hub` (an `error` field),
  * `wire.invalid` (not JSON, no connection token) or `network` (the transport).
  */
 export async function negotiate(http: HttpTransport, baseUrl: string, accessToken: string): Promise<Negotiated> {
   const base = baseUrl.replace(/\/$/, '');
-  const { status, body } = await http.request({
+  const { status, body, headers } = await http.request({
     method: 'POST',
     url: base + Paths.hubNegotiate + '?negotiateVersion=1',
     headers: { Authorization: 'Bearer ' + accessToken },
@@ -38,6 +38,7 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
   if (status < 200 || status > 299) {
     throw new AgentError(status === 401 || status === 403 ? 'auth' : 'http.status', `hub: negotiate HTTP ${status}`, {
       status,
+      retryAfterMs: retryAfterMs(status, headers),
     });
   }
   const o = readObject(body, 'negotiate');

@@ -42,6 +42,10 @@ export class FakeHttp implements HttpTransport {
   refuseRecord: ((record: WrittenRecord) => boolean) | undefined;
   /** The `Date` header to send, if any. */
   date: string | undefined;
+  /** When set, requests to these paths answer `status` (429, 503) with this `Retry-After` header. */
+  busy: { status: number; retryAfter: string; paths: readonly string[] } | undefined;
+  /** Requests answered by `busy`. */
+  busyAnswers = 0;
   /** Requests waiting for `release()` when `hold` is set. */
   hold = false;
   private held: Array<() => void> = [];
@@ -53,6 +57,11 @@ export class FakeHttp implements HttpTransport {
     const path = request.url.replace(/^[a-z]+:\/\/[^/]+/, '').split('?')[0] ?? '';
     const headers: Record<string, string> = this.date === undefined ? {} : { date: this.date };
     const ok = (body: unknown): HttpResponse => ({ status: 200, headers, body: JSON.stringify(body) });
+    if (this.busy !== undefined && this.busy.paths.includes(path)) {
+      this.busyAnswers++;
+      const { status, retryAfter } = this.busy;
+      return { status, headers: { ...headers, 'retry-after': retryAfter }, body: JSON.stringify({ status }) };
+    }
     if (request.method === 'POST' && (path === Paths.statesWrite || path === Paths.measurementsWrite)) {
       if (this.writeStatus !== undefined) {
         return { status: this.writeStatus, headers, body: JSON.stringify({ status: this.writeStatus, title: 'fake' }) };

@@ -9,7 +9,7 @@ import { generateFleetFixture } from '../../host-sim/fleet/generate.js';
 import { parseRoster } from '../../host-sim/fleet/roster.js';
 import { runFleet } from '../../host-sim/fleet/run.js';
 import { TimerWheel } from '../../host-sim/fleet/timer-wheel.js';
-import { startService, type RunningService } from '../../host-sim/service/index.js';
+import { startService, type RunningService, type ServiceLimits } from '../../host-sim/service/index.js';
 import { NodeClock } from '../../targets/node/clock.js';
 import { FetchHttp } from '../../targets/node/http.js';
 import { NodeWebSocketFactory } from '../../targets/node/websocket.js';
@@ -24,9 +24,9 @@ describe('fleet against the local service', function () {
     service = undefined;
   });
 
-  async function fleetOf(devices: number, events: string, durationS: number) {
+  async function fleetOf(devices: number, events: string, durationS: number, limits?: Partial<ServiceLimits>) {
     const fixture = generateFleetFixture({ devices });
-    service = await startService({ fixture });
+    service = await startService({ fixture, ...(limits === undefined ? {} : { limits }) });
     const { members } = parseRoster(JSON.stringify(fixture), 'fixture');
     return runFleet({
       service: service.url,
@@ -53,6 +53,7 @@ describe('fleet against the local service', function () {
     assert.equal(d.sent, d.reported, 'acknowledged = reported');
     assert.deepEqual([d.lost, d.duplicates, d.dropped, d.rejected, d.undelivered, d.readErrors], [0, 0, 0, 0, 0, 0]);
     assert.ok(d.exactlyOnce);
+    assert.deepEqual(figures.refusals, { rateLimited: 0, unavailable: 0 }, 'the default budgets are never met');
     for (const device of perDevice) {
       assert.equal(device.stored, device.reported, device.key);
       assert.ok(device.latency.count > 0, `${device.key} has latencies`);
@@ -83,5 +84,15 @@ describe('fleet against the local service', function () {
     const [storm] = figures.storms;
     assert.ok(storm !== undefined && storm.peakAttemptsPerSDuring >= 1, 'hubs tried again during the outage');
     assert.ok(figures.hub.connectAttempts >= 10, 'every hub connected, dropped, and tried again at least once');
+  });
+
+  it('a budget the devices overrun answers 429 with Retry-After: the fleet counts them and loses nothing', async () => {
+    const { figures } = await fleetOf(5, '[]', 4, { ratePerSecond: 1, burst: 2 });
+    const d = figures.delivery;
+    assert.ok(figures.refusals.rateLimited > 0, `429s met: ${JSON.stringify(figures.errors)}`);
+    assert.equal(figures.refusals.unavailable, 0);
+    assert.ok(d.reported >= 5 * 4 * 2);
+    assert.equal(d.stored, d.reported, 'every record arrived after the waits');
+    assert.ok(d.exactlyOnce, JSON.stringify(d));
   });
 });

@@ -71,28 +71,43 @@ describe('service fixture', () => {
 });
 
 describe('service command line', () => {
-  it('prints its address and tokens and serves the demo fixture', async function () {
-    this.timeout(15_000);
+  /** Starts the CLI; resolves with its address and what it printed once the token line is out. */
+  async function run(extra: string[], ready: RegExp, body: (url: string, out: string) => Promise<void>): Promise<void> {
     const cli = join(repoRoot, 'build', 'host-sim', 'service', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', '0', '--host', '127.0.0.1', '--db', ':memory:'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const args = [cli, '--port', '0', '--host', '127.0.0.1', '--db', ':memory:', ...extra];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {
         child.stdout.on('data', (d: Buffer) => {
           out += String(d);
           const m = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m && out.includes('device-token-demo-002')) resolve(m[1] as string);
+          if (m && ready.test(out)) resolve(m[1] as string);
         });
         child.once('exit', (code) => reject(new Error(`cli exited ${code}: ${out}`)));
       });
-      assert.match(out, /admin-token-demo\s+admin/);
-      assert.match(out, /device-token-demo-001\s+device demo-001/);
-      const r = await fetch(`${url}/api/v1/devices/list`, { headers: { Authorization: 'Bearer admin-token-demo' } });
-      assert.equal(((await r.json()) as unknown[]).length, 2);
+      await body(url, out);
     } finally {
       child.kill('SIGTERM');
     }
+  }
+
+  it('prints the count of tokens and their file, not the tokens, and serves the demo fixture', async function () {
+    this.timeout(15_000);
+    await run([], /--print-tokens lists them/, async (url, out) => {
+      assert.match(out, /3 tokens \(1 admin, 2 device\) from .*demo\.json; --print-tokens lists them/);
+      assert.doesNotMatch(out, /admin-token-demo|device-token-demo/);
+      const r = await fetch(`${url}/api/v1/devices/list`, { headers: { Authorization: 'Bearer admin-token-demo' } });
+      assert.equal(((await r.json()) as unknown[]).length, 2);
+    });
+  });
+
+  it('lists every token with --print-tokens', async function () {
+    this.timeout(15_000);
+    await run(['--print-tokens'], /device-token-demo-002/, async (_url, out) => {
+      assert.match(out, /3 tokens \(1 admin, 2 device\) from .*demo\.json:/);
+      assert.match(out, /admin-token-demo\s+admin/);
+      assert.match(out, /device-token-demo-001\s+device demo-001/);
+    });
   });
 });

@@ -79,7 +79,10 @@ function headers(token: string | null | undefined): Record<string, string> {
 /** Starts a service on 127.0.0.1:0 with the demo fixture (or `options`). */
 export async function startTestService(options: Partial<ServiceOptions> = {}): Promise<TestService> {
   const clock = new TestClock();
-  const service = await startService({ fixture: demoFixture(), now: clock.now, ...options });
+  // The test clock stands still unless a test moves it, so a token's request budget would never refill:
+  // the suites run with a budget they cannot spend; the budget's own tests (fair-share) set the documented one.
+  const limits = { burst: 1_000_000, ...options.limits };
+  const service = await startService({ fixture: demoFixture(), now: clock.now, ...options, limits });
   return {
     service,
     clock,

@@ -7,14 +7,21 @@
 import { strict as assert } from 'node:assert';
 import { maxRecordsPerRead } from '../../host-sim/service/api/reads.js';
 import { ConnectionTokens } from '../../host-sim/service/hub/connection-tokens.js';
-import { demo, quietHub, seconds, useTestService } from './helpers.js';
+import type { ServiceOptions } from '../../host-sim/service/index.js';
+import { demo, demoFixture, quietHub, seconds, useTestService } from './helpers.js';
 import { RawHubClient } from './raw-hub-client.js';
 
 type Obj = Record<string, unknown>;
 
 describe('service fair limits', () => {
   const clients: RawHubClient[] = [];
-  const t = useTestService(quietHub, { beforeClose: () => clients.splice(0).forEach((c) => c.ws.terminate()) });
+  // A product metric that is no channel takes any bounded object (the nesting tests need one).
+  const withBlobMetric = (): Partial<ServiceOptions> => {
+    const fixture = demoFixture();
+    fixture.products[0]?.metrics.push({ key: 'blob', aggregated: 'last', aggregatedLast: 'last' });
+    return { ...quietHub, fixture };
+  };
+  const t = useTestService(withBlobMetric, { beforeClose: () => clients.splice(0).forEach((c) => c.ws.terminate()) });
 
   /** Writes `count` temperature points one second apart, ending now. */
   async function history(count: number): Promise<void> {
@@ -65,7 +72,7 @@ describe('service fair limits', () => {
     const deep = `${'{"a":'.repeat(4500)}1${'}'.repeat(4500)}`;
     const r = await t.post(
       '/api/v1/measurements/write',
-      `{"device":"demo-001","measurements":[{"metric":"gps","value":${deep}}]}`,
+      `{"device":"demo-001","measurements":[{"metric":"blob","value":${deep}}]}`,
     );
     assert.equal(r.status, 400);
     assert.match((r.json as Obj)['detail'] as string, /nested deeper than 32/);
@@ -73,10 +80,10 @@ describe('service fair limits', () => {
     for (let i = 0; i < 28; i++) ok = { a: ok };
     const fine = await t.post('/api/v1/measurements/write', {
       device: 'demo-001',
-      measurements: [{ metric: 'gps', value: ok }],
+      measurements: [{ metric: 'blob', value: ok }],
     });
     assert.equal(fine.status, 200, fine.text);
-    const last = await t.get('/api/v1/measurements/read/last?device=demo-001&metrics=gps');
+    const last = await t.get('/api/v1/measurements/read/last?device=demo-001&metrics=blob');
     assert.deepEqual(((last.json as Obj[])[0] as Obj)['value'], ok);
   });
 

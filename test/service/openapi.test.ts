@@ -81,7 +81,7 @@ describe('service OpenAPI document', () => {
         { channel: 'relay.desired', value: true, timestamp: ts },
         { channel: 'gps.lat.reported', value: 52.5, timestamp: ts },
         { channel: 'pressure.reported', error: -19, timestamp: ts },
-        { channel: 'note.reported', value: 'x', timestamp: ts },
+        { channel: 'note.reported', value: 3, timestamp: ts },
       ],
     });
     await post('/api/v1/measurements/write', {

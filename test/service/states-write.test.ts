@@ -32,14 +32,14 @@ describe('service state writes', () => {
     const s = seconds(t.clock, -5000) + 0.123;
     await write([
       { channel: 'door.reported', value: true, timestamp: s },
-      { channel: 'note.reported', value: 'hi', timestamp: new Date(t.clock.nowMs - 1000).toISOString() },
+      { channel: 'note.reported', value: 42, timestamp: new Date(t.clock.nowMs - 1000).toISOString() },
     ]);
     const recs = await read('read?devices=demo-001');
     assert.deepEqual(
       recs.map((r) => [r['channel'], r['value'], r['timestamp']]),
       [
         [`${P}:door.reported`, true, s],
-        [`${P}:note.reported`, 'hi', seconds(t.clock, -1000)],
+        [`${P}:note.reported`, 42, seconds(t.clock, -1000)],
       ],
     );
   });

@@ -31,7 +31,7 @@ export function addDeviceRoutes(router: Router, context: ServiceContext): void {
       const other = context.catalog.deviceByRef(key);
       if (other && other !== device) throw badRequest(`values.key: "${key}" is already used by another device`);
     }
-    if (setDetails(device, { enabled, name, key })) context.saveCatalog();
+    if (setDetails(device, { enabled, name, key })) context.saveDevice(device);
     return {};
   });
 }

@@ -7,12 +7,13 @@ import type { ServiceContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { asEntries } from '../http/query.js';
 import type { Router } from '../http/router.js';
-import type { Point } from '../store/storage.js';
+import type { Point, StoredValue } from '../store/storage.js';
 import { writeTimestamp } from '../time.js';
 import { metricSelection } from './names.js';
 import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
-import { HubNames, isObject } from '../wire.js';
+import { HubNames } from '../wire.js';
+import { checkMeasurementValue } from './values.js';
 
 export const measurementsKind: SeriesKind = {
   field: 'metric',
@@ -34,15 +35,17 @@ export function addMeasurementRoutes(router: Router, context: ServiceContext): v
         throw badRequest(`${at}.metric: unknown metric "${metric}" for product "${device.product.name}"`);
       }
       const value = e['value'];
-      const ok =
-        typeof value === 'boolean' ||
-        typeof value === 'string' ||
-        (typeof value === 'number' && Number.isFinite(value)) ||
-        isObject(value);
-      if (!ok) throw badRequest(`${at}.value: expected a boolean, number, string or object`);
-      return { device: device.uid, name: metric, tsMs: writeTimestamp(e, at, request.nowMs), value, error: undefined };
+      checkMeasurementValue(device.product, metric, value, `${at}.value`, context.limits);
+      return {
+        device: device.uid,
+        name: metric,
+        tsMs: writeTimestamp(e, at, request.nowMs),
+        value: value as StoredValue,
+        error: undefined,
+      };
     });
     context.storage.measurements.write(points);
+    context.counters.recordsWritten('measurements', points.length);
     context.notifier.observe(device, () => ({
       type: HubNames.notifyMeasurements,
       entity: device.uid,

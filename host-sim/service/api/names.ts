@@ -13,6 +13,8 @@ export interface StateName {
   /** The stored name, e.g. `gps.lat.reported`. */
   name: string;
   key: string;
+  /** The location field (`lat`, ...) of the location form. */
+  sub: string | undefined;
   side: Side;
 }
 
@@ -31,7 +33,7 @@ export function parseStateName(text: string, product: Product, field: string): S
       throw badRequest(`${field}: "${sub}" is not one of ${LocationFields.join(', ')}`);
     }
   }
-  return { name: text, key, side };
+  return { name: text, key, sub, side };
 }
 
 /** A read selection: explicit names plus wildcard sides; `all` when nothing was asked. */

@@ -38,7 +38,7 @@ export function addProductRoutes(router: Router, context: ServiceContext): void 
     const product = resolveProduct(context, request.params, 'product', 'entity');
     // Types and non-empty names are checked by the route's body schema (http/routes.ts).
     const { enabled, name } = request.params.raw('values') as { enabled?: boolean; name?: string };
-    if (setDetails(product, { enabled, name })) context.saveCatalog();
+    if (setDetails(product, { enabled, name })) context.saveProduct(product);
     return {};
   });
 }

@@ -1,29 +1,27 @@
 /**
  * Properties (spec 4.4) and channels (spec 4.5). Setting properties, over HTTP
- * or the hub's `SetProperties`, overwrites only the given names that differ
- * and pushes `Notify` with the changed ones (decisions 5).
+ * or the hub's `SetProperties`, checks them whole against the device's defined
+ * names (property-definitions.ts), overwrites only the given names that differ,
+ * stores those rows only and pushes `Notify` with the changed ones (decisions 5, 10).
  */
-import { HubNames as Hub, isObject, PropertyNamePattern } from '../wire.js';
+import { HubNames as Hub } from '../wire.js';
+import type { Principal } from '../auth.js';
 import type { Device } from '../catalog.js';
 import type { ServiceContext } from '../context.js';
 import type { PropertyValue } from '../fixture.js';
-import { badRequest, forbidden } from '../errors.js';
+import { forbidden } from '../errors.js';
+import { checkPropertyValues } from '../property-definitions.js';
 import type { Router } from '../http/router.js';
 import { resolveDevice } from './resolve.js';
 
-/** Validates a `values` object of properties; throws 400 naming the property. */
-export function parsePropertyValues(values: unknown): Record<string, PropertyValue> {
-  if (!isObject(values)) throw badRequest('values: expected an object');
-  const out: Record<string, PropertyValue> = {};
-  for (const [name, v] of Object.entries(values)) {
-    if (!PropertyNamePattern.test(name))
-      throw badRequest(`values.${name}: property names match ${PropertyNamePattern.source}`);
-    if (typeof v !== 'boolean' && typeof v !== 'string' && !(typeof v === 'number' && Number.isFinite(v))) {
-      throw badRequest(`values.${name}: expected a boolean, number or string`);
-    }
-    out[name] = v;
-  }
-  return out;
+/** Validates `values` for a device (defined names, bounded strings); throws 400/413 naming the property. */
+export function parsePropertyValues(
+  context: ServiceContext,
+  device: Device,
+  values: unknown,
+  principal: Principal,
+): Record<string, PropertyValue> {
+  return checkPropertyValues(values, device.properties, principal.role, context.limits);
 }
 
 /** Applies validated values; notifies the changed ones; returns the whole property object. */
@@ -38,7 +36,7 @@ export function applyProperties(
     if (device.properties[name] !== v) changed[name] = device.properties[name] = v;
   }
   if (Object.keys(changed).length > 0) {
-    context.saveCatalog();
+    context.saveProperties(device, changed);
     context.notifier.notify(device, { type: Hub.notifyProperties, entity: device.uid, values: changed }, except);
   }
   return { ...device.properties };
@@ -53,7 +51,8 @@ export function addPropertyRoutes(router: Router, context: ServiceContext): void
 
   router.add('POST', '/api/v1/properties/set', (request) => {
     const device = resolveDevice(context.catalog, request.params, request.principal);
-    applyProperties(context, device, parsePropertyValues(request.params.raw('values')));
+    const values = parsePropertyValues(context, device, request.params.raw('values'), request.principal);
+    applyProperties(context, device, values);
     return {};
   });
 

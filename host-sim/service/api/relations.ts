@@ -3,11 +3,11 @@
  * read its own device's relations; changing the tree needs an admin token. The
  * tree stays a tree: no self-parent, no cycle.
  */
-import { requireAdmin, requireDevice } from '../auth.js';
+import { requireAdmin } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { Router } from '../http/router.js';
-import { resolveEntity } from './resolve.js';
+import { notOwnDevice, resolveEntity } from './resolve.js';
 import { summaryView } from './views.js';
 
 export function addRelationRoutes(router: Router, context: ServiceContext): void {
@@ -20,8 +20,9 @@ export function addRelationRoutes(router: Router, context: ServiceContext): void
   };
 
   router.add('GET', '/api/v1/entities/relations/get', (request) => {
+    if (request.principal.role === 'device' && request.params.string('entity') !== request.principal.device)
+      throw notOwnDevice('entity'); // before the lookup: the same 403 whether the entity exists or not
     const e = resolveEntity(catalog, request.params, 'entity');
-    if (request.principal.role === 'device') requireDevice(request.principal, e.kind === 'device' ? e.uid : '');
     return {
       parents: catalog.parents(e.uid).map((p) => summaryView(p, request.baseUrl)),
       children: catalog.children(e.uid).map((p) => summaryView(p, request.baseUrl)),
@@ -35,7 +36,7 @@ export function addRelationRoutes(router: Router, context: ServiceContext): void
     if (!catalog.hasRelation(e.uid, parent.uid)) {
       checkLink(e.uid, parent.uid, 'parentEntity');
       catalog.link(e.uid, parent.uid);
-      context.saveCatalog();
+      context.saveRelation(e.uid, parent.uid, true);
     }
     return {};
   });
@@ -48,7 +49,7 @@ export function addRelationRoutes(router: Router, context: ServiceContext): void
       throw notFound(`no relation from "${e.uid}" to parent "${parent.uid}"`);
     if (e.kind === 'device' && e.product === parent) throw badRequest('parentEntity: a device stays below its product');
     catalog.unlink(e.uid, parent.uid);
-    context.saveCatalog();
+    context.saveRelation(e.uid, parent.uid, false);
     return {};
   });
 
@@ -69,7 +70,8 @@ export function addRelationRoutes(router: Router, context: ServiceContext): void
         throw err;
       }
       catalog.link(e.uid, to.uid);
-      context.saveCatalog();
+      context.saveRelation(e.uid, from.uid, false);
+      context.saveRelation(e.uid, to.uid, true);
     }
     return {};
   });

@@ -15,10 +15,31 @@ function entityOf(catalog: Catalog, uid: string, param: string): Entity {
   return e;
 }
 
+/** The one 403 a device token gets for any device but its own, known or not (decisions 10: no enumeration). */
+export function notOwnDevice(param: string): Error {
+  return forbidden(`${param}: a device token may not name another device (known or not)`);
+}
+
+/**
+ * For a device token, its own device when `ref` (uid or external key) names
+ * it, otherwise the uniform 403, whether `ref` exists or not. Admin: undefined.
+ */
+function ownDeviceOf(catalog: Catalog, principal: Principal, ref: string, param: string): Device | undefined {
+  if (principal.role !== 'device') return undefined;
+  const own = catalog.entities.get(principal.device);
+  if (own?.kind !== 'device' || (ref !== own.uid && ref !== own.key)) throw notOwnDevice(param);
+  return own;
+}
+
 /** One device from `device` or `entity` (a Device Unique ID); 400 when neither, 404 when unknown, 403 out of scope. */
 export function resolveDevice(catalog: Catalog, params: Params, principal: Principal): Device {
   const id = exclusive(params, 'device', 'entity');
   if (!id) throw badRequest('device or entity is required');
+  const own = ownDeviceOf(catalog, principal, id.value, id.name);
+  if (own !== undefined) {
+    if (id.name === 'entity' && id.value !== own.uid) throw notOwnDevice(id.name); // an entity is a uid, not a key
+    return own;
+  }
   let device: Device | undefined;
   if (id.name === 'device') {
     device = catalog.deviceByRef(id.value);
@@ -61,7 +82,14 @@ export function resolveReadDevices(catalog: Catalog, params: Params, principal: 
   const values = 'values' in id ? id.values : [id.value];
   const out = new Map<string, Device>();
   for (const v of values) {
-    if (id.name === a) {
+    if (principal.role === 'device') {
+      // Its own device, or an entity holding only it; anything else (unknown included) is the one 403.
+      if (id.name === a) ownDeviceOf(catalog, principal, v, id.name);
+      const e = id.name === a ? catalog.entities.get(principal.device) : catalog.entities.get(v);
+      const under = e === undefined ? [] : e.kind === 'device' ? [e] : catalog.devicesUnder(e.uid);
+      if (under.length === 0 || under.some((d) => d.uid !== principal.device)) throw notOwnDevice(id.name);
+      for (const d of under) out.set(d.uid, d);
+    } else if (id.name === a) {
       const d = catalog.deviceByRef(v);
       if (!d) throw notFound(`${a}: unknown device "${v}"`);
       out.set(d.uid, d);

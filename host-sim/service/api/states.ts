@@ -1,6 +1,7 @@
 /**
  * States (spec 4.6): `states/write` with the rules of the specification (value
- * xor error, error only on `.reported`, default timestamp now) and the reads.
+ * xor error, error only on `.reported`, default timestamp now, a value that fits
+ * its channel: values.ts) and the reads.
  * A write is validated whole before anything is stored (one transaction), and
  * its `.desired` records are pushed as one `Notify` (decisions 5).
  */
@@ -13,6 +14,7 @@ import { writeTimestamp } from '../time.js';
 import { parseStateName, stateSelection } from './names.js';
 import { addReadRoutes, recordOf, type SeriesKind } from './reads.js';
 import { resolveDevice } from './resolve.js';
+import { checkStateError, checkStateValue } from './values.js';
 import { HubNames as Hub } from '../wire.js';
 
 export const statesKind: SeriesKind = {
@@ -46,21 +48,15 @@ export function addStateRoutes(router: Router, context: ServiceContext): void {
       const tsMs = writeTimestamp(e, at, request.nowMs);
       if (error !== undefined) {
         if (name.side !== 'reported') throw badRequest(`${at}.error: allowed only on a .reported channel`);
-        if (typeof error !== 'number' || !Number.isInteger(error) || error >= 0) {
-          throw badRequest(`${at}.error: expected a negative POSIX error number (e.g. -5 for EIO)`);
-        }
-        return { device: device.uid, name: name.name, tsMs, value: undefined, error };
+        checkStateError(error, `${at}.error`);
+        return { device: device.uid, name: name.name, tsMs, value: undefined, error: error as number };
       }
-      if (
-        typeof value !== 'boolean' &&
-        typeof value !== 'string' &&
-        !(typeof value === 'number' && Number.isFinite(value))
-      ) {
-        throw badRequest(`${at}.value: expected a boolean, number or string`);
-      }
-      return { device: device.uid, name: name.name, tsMs, value, error: undefined };
+      checkStateValue(device.product, name.key, name.sub, value, `${at}.value`, context.limits);
+      const checked = value as boolean | number | string;
+      return { device: device.uid, name: name.name, tsMs, value: checked, error: undefined };
     });
     context.storage.states.write(points);
+    context.counters.recordsWritten('states', points.length);
     const desired = points.filter((p) => p.name.endsWith('.desired'));
     if (desired.length > 0) {
       const states = desired.map((point) => recordOf('channel', device, { point, aggregated: 'last' }));

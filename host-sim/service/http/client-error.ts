@@ -23,7 +23,10 @@ export function clientErrorStatus(code: string | undefined): number {
 
 /** The `clientError` listener of the HTTP(S) server. */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+  // A response under way (its headers sent) cannot be answered again; one not begun can (a bad chunk size
+  // arrives after the headers, while the handler waits for the body).
+  const response = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
     socket.destroy();
     return;
   }

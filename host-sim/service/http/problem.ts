@@ -15,6 +15,7 @@ const titles: Readonly<Record<number, string>> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Content Too Large',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -34,12 +35,19 @@ export function problemBody(
   return { type: 'about:blank', status, title: titles[status] ?? 'Error', detail };
 }
 
-/** Writes a problem+json response (with `WWW-Authenticate` on 401, `Allow` on 405). */
+/** `Retry-After` seconds a thrown value carries (429, 503), if any. */
+export function retryAfterOf(e: unknown): number | undefined {
+  return isServiceError(e) ? e.retryAfterSeconds : undefined;
+}
+
+/** Writes a problem+json response (with `WWW-Authenticate` on 401, `Allow` on 405, `Retry-After` on 429/503). */
 export function sendProblem(res: ServerResponse, e: unknown, headers: Record<string, string> = {}): void {
   const status = statusOf(e);
   const detail = status === 500 ? 'internal error' : e instanceof Error ? e.message : String(e);
   const body = JSON.stringify(problemBody(status, detail));
   if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  const retryAfter = retryAfterOf(e);
+  if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/problem+json',

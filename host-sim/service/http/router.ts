@@ -2,13 +2,14 @@
  * Attaches the service's handlers to Fastify: each `add(method, path, handler)`
  * finds the route's declaration (routes.ts), registers it with its query or
  * body schema (validated before the handler runs) and its 200 schema
- * (serialised by fast-json-stringify), and authenticates the bearer token
- * before the body is read. Handlers return the JSON value to answer with.
+ * (serialised by fast-json-stringify), and authenticates the bearer token and
+ * takes one request of its budget (budget.ts, 429 beyond) before the body is read. Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal, TokenTable } from '../auth.js';
 import { ServiceError } from '../errors.js';
+import type { RequestBudget } from './budget.js';
 import { bodyParams, queryParams, type Params } from './query.js';
 import { routeSpec, routeSpecs, type Method, type RouteSpec } from './routes.js';
 import type { Schema } from './schema-parts.js';
@@ -38,7 +39,13 @@ export type FallbackHandler = (req: IncomingMessage, res: ServerResponse) => voi
 
 /** Whether a path belongs to the API (routes or their 404/405 problems), not to the fallback. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/api/') || pathname.startsWith('/hubs/') || pathname === '/openapi.json';
+  return (
+    pathname.startsWith('/api/') ||
+    pathname.startsWith('/hubs/') ||
+    pathname === '/openapi.json' ||
+    pathname === '/healthz' ||
+    pathname === '/metrics'
+  );
 }
 
 /** A request URL for logs: query values that may carry secrets (tokens) replaced. */
@@ -90,6 +97,7 @@ export class Router {
   constructor(
     private readonly app: FastifyInstance,
     private readonly tokens: TokenTable,
+    private readonly budget: RequestBudget,
   ) {}
 
   /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
@@ -105,7 +113,9 @@ export class Router {
       schema: fastifySchema(spec),
       config: { ignoreBody: options.queryOnPost === true },
       onRequest: async (request: FastifyRequest) => {
-        request.principal = this.tokens.authenticate(request.raw);
+        const principal = this.tokens.authenticate(request.raw);
+        this.budget.take(principal.token, request.nowMs);
+        request.principal = principal;
       },
       handler: async (request) => {
         const params = fromQuery

@@ -80,7 +80,12 @@ export const StateEntry: Schema = {
   properties: {
     channel: { type: 'string', maxLength: 200, description: 'a string' },
     value: Scalar,
-    error: { type: 'integer', maximum: -1, description: 'a negative POSIX error number (e.g. -5 for EIO)' },
+    error: {
+      type: 'integer',
+      minimum: -4095,
+      maximum: -1,
+      description: 'a negative POSIX error number from -1 to -4095 (e.g. -5 for EIO)',
+    },
     timestamp: WriteTimestamp,
   },
 };

@@ -11,9 +11,12 @@ import type { ErrorObject } from 'ajv';
 import type { TokenTable } from '../auth.js';
 import { badRequest, isServiceError, notFound, ServiceError } from '../errors.js';
 import { maxJsonDepth, nestedDeeperThan } from '../wire.js';
+import type { ServiceLimits } from '../limits.js';
+import type { RequestBudget } from './budget.js';
 import { answerClientError } from './client-error.js';
+import { capConnections, type ConnectionCap } from './connections.js';
 import { generateOpenApi } from './openapi.js';
-import { problemBody, sendProblem as sendRawProblem, statusOf } from './problem.js';
+import { problemBody, retryAfterOf, sendProblem as sendRawProblem, statusOf } from './problem.js';
 import { allowedMethods } from './routes.js';
 import { isApiPath, maxBodyBytes, redactUrl, Router, type FallbackHandler } from './router.js';
 import { compileValidator, validationProblem } from './validation.js';
@@ -23,6 +26,10 @@ export const requestTimeoutMs = 300_000;
 
 export interface HttpOptions {
   tokens: TokenTable;
+  limits: ServiceLimits;
+  budget: RequestBudget;
+  /** Informational lines (refused connections). */
+  log: (line: string) => void;
   now: () => number;
   /** Where every 500 is logged with its cause, whatever the log level. */
   logError: (line: string) => void;
@@ -60,6 +67,8 @@ function sendProblem(reply: FastifyReply, e: unknown, incomplete: boolean): Fast
   const status = statusOf(e);
   const detail = status === 500 ? 'internal error' : e instanceof Error ? e.message : String(e);
   if (status === 401) void reply.header('WWW-Authenticate', 'Bearer');
+  const retryAfter = retryAfterOf(e);
+  if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
   if (incomplete) void reply.header('Connection', 'close');
   // A Buffer keeps the media type exactly (a string would get `; charset=utf-8` appended).
   return reply
@@ -68,7 +77,31 @@ function sendProblem(reply: FastifyReply, e: unknown, incomplete: boolean): Fast
     .send(Buffer.from(JSON.stringify(problemBody(status, detail))));
 }
 
-export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router: Router; routes: string[] } {
+/**
+ * Headers on every answer (decisions 10): no script but the service's own files
+ * (the dashboard's module), no framing by any page, no MIME sniffing, no referrer.
+ */
+export const securityHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+export interface HttpServer {
+  app: FastifyInstance;
+  router: Router;
+  routes: string[];
+  connections: ConnectionCap;
+}
+
+export function createHttpServer(o: HttpOptions): HttpServer {
+  // Node checks the header timeout on this interval: a quarter of it, at most 1 s.
+  const timeouts = {
+    headersTimeout: o.limits.headersTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(o.limits.headersTimeoutMs / 4))),
+  };
   const app = Fastify({
     logger: false,
     bodyLimit: maxBodyBytes,
@@ -78,9 +111,17 @@ export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router
     requestTimeout: requestTimeoutMs,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
-    ...(o.tls === undefined ? {} : { https: { ...o.tls } }),
+    http: timeouts,
+    ...(o.tls === undefined ? {} : { https: { ...o.tls, ...timeouts } }),
   });
-  const router = new Router(app, o.tokens);
+  const connections = capConnections(
+    app.server,
+    o.limits.maxConnections,
+    o.limits.retryAfterFullSeconds,
+    o.log,
+    o.tls !== undefined,
+  );
+  const router = new Router(app, o.tokens, o.budget);
   // Every route as `METHOD /path` (HEAD twins of GET routes left out), for the document's test.
   const routes: string[] = [];
   app.addHook('onRoute', (r) => {
@@ -104,8 +145,13 @@ export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router
     }
   });
   app.addHook('onRequest', async (request, reply) => {
+    if (connections.isRefused(request.raw.socket)) {
+      reply.hijack(); // already answered 503 by the connection cap
+      return;
+    }
     request.nowMs = o.now();
     reply.raw.setHeader('Date', new Date(request.nowMs).toUTCString());
+    for (const [name, value] of Object.entries(securityHeaders)) reply.raw.setHeader(name, value);
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -145,5 +191,5 @@ export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router
 
   const document = JSON.stringify(generateOpenApi());
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
-  return { app, router, routes };
+  return { app, router, routes, connections };
 }

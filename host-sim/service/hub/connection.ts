@@ -19,8 +19,12 @@ export interface ConnectionOptions {
   pingIntervalMs: number;
   clientTimeoutMs: number;
   maxMessageBytes: number;
+  /** WebSocket pings answered per second; one more within the second closes the connection with 1008. */
+  maxPingsPerSecond: number;
   faults: HubFaults;
   log: (line: string) => void;
+  /** Unix ms (the service's clock), for the ping rate. */
+  now: () => number;
   /** Runs a client invocation; returns the result or throws (Completion error text). */
   invoke(connection: HubConnection, target: string, args: unknown[]): unknown;
   onClosed(connection: HubConnection): void;
@@ -32,6 +36,8 @@ export class HubConnection {
   private readonly pingTimer: NodeJS.Timeout;
   private readonly timeoutTimer: NodeJS.Timeout;
   private readonly output: FaultyOutput;
+  /** The ping rate's window: its start (Unix ms) and the pings in it. */
+  private pingWindow = { startMs: 0, count: 0 };
 
   constructor(
     private readonly ws: WebSocket,
@@ -47,6 +53,7 @@ export class HubConnection {
     ws.on('message', (data, isBinary) =>
       this.receive(isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data)),
     );
+    ws.on('ping', (data) => this.onPing(data));
     ws.on('close', () => this.setState('closed'));
     ws.on('error', (e) => o.log(`hub ${id}: socket error ${e.message}`));
   }
@@ -83,6 +90,26 @@ export class HubConnection {
   drop(): void {
     this.setState('closed');
     this.ws.terminate();
+  }
+
+  /**
+   * The ping rule (docs/service.md#limits): up to `maxPingsPerSecond` WebSocket
+   * pings in a one-second window are answered with a pong; one more closes the
+   * connection with 1008 (policy violation), logged, so a ping flood costs one
+   * close instead of a stream of pongs.
+   */
+  private onPing(data: Buffer): void {
+    if (this.state === 'closed') return;
+    this.timeoutTimer.refresh();
+    const nowMs = this.o.now();
+    if (nowMs - this.pingWindow.startMs >= 1000) this.pingWindow = { startMs: nowMs, count: 0 };
+    if (++this.pingWindow.count <= this.o.maxPingsPerSecond) {
+      this.ws.pong(data);
+      return;
+    }
+    this.o.log(`hub ${this.id}: over ${this.o.maxPingsPerSecond} WebSocket pings in a second; closing (1008)`);
+    this.setState('closed');
+    this.ws.close(1008, `over ${this.o.maxPingsPerSecond} pings per second`);
   }
 
   private keepAlive(): void {

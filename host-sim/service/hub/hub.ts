@@ -12,7 +12,8 @@ import { applyProperties, parsePropertyValues } from '../api/properties.js';
 import type { Device } from '../catalog.js';
 import type { Notifier, ServiceContext } from '../context.js';
 import { badRequest, forbidden, isServiceError, ServiceError, unauthorized, type ServiceErrorCode } from '../errors.js';
-import { statusOf } from '../http/problem.js';
+import { retryAfterOf, statusOf } from '../http/problem.js';
+import type { RequestBudget } from '../http/budget.js';
 import { HubNames as HubWire, HubPaths, isObject } from '../wire.js';
 import type { Router } from '../http/router.js';
 import { ConnectionTokens } from './connection-tokens.js';
@@ -30,6 +31,10 @@ export interface HubOptions {
   maxConnectionsPerToken: number;
   /** Outstanding negotiate tokens of one access token at most (its oldest is dropped beyond). */
   maxPendingPerToken: number;
+  /** WebSocket pings answered per connection per second; beyond, the connection closes (1008). */
+  maxPingsPerSecond: number;
+  /** The request budget of access tokens: an upgrade takes one request (429 beyond). */
+  budget: RequestBudget;
 }
 
 /** Test controls of the hub (see `HubControl` in index.ts). */
@@ -51,7 +56,8 @@ export class PropertiesHub implements Notifier {
   ) {
     this.tokens = new ConnectionTokens(context.now, o.connectionTokenTtlMs, o.maxPendingPerToken);
     // The record limit is enforced by the decoder (with a Close message); this only bounds memory.
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes * 4 + 1024 });
+    // Pings are answered by the connection under its rate rule (connection.ts), not automatically.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: o.maxMessageBytes * 4 + 1024, autoPong: false });
   }
 
   connectionCount(): number {
@@ -118,12 +124,19 @@ export class PropertiesHub implements Notifier {
       if (this.faults.refuseWith !== null) throw refusal(this.faults.refuseWith);
       if (this.connections.size >= this.o.maxConnections) {
         this.refusedFull++;
-        throw reject('unavailable', `hub full: ${this.o.maxConnections} connections`);
+        throw new ServiceError('unavailable', `hub full: ${this.o.maxConnections} connections`, {
+          retryAfterSeconds: 1,
+        });
       }
       const principal = this.context.tokens.authenticate(req, url.searchParams.get('access_token'));
+      this.o.budget.take(principal.token, this.context.now());
       if (this.openFor(principal.token) >= this.o.maxConnectionsPerToken) {
         this.refusedFull++;
-        throw reject('unavailable', `this access token has ${this.o.maxConnectionsPerToken} hub connections open`);
+        throw new ServiceError(
+          'unavailable',
+          `this access token has ${this.o.maxConnectionsPerToken} hub connections open`,
+          { retryAfterSeconds: 1 },
+        );
       }
       const id = url.searchParams.get('id');
       const outcome = id === null ? 'unknown' : this.tokens.redeem(id, principal.token);
@@ -136,6 +149,7 @@ export class PropertiesHub implements Notifier {
           ...this.o,
           faults: this.faults,
           log: this.context.log,
+          now: this.context.now,
           invoke: (conn, target, args) => this.invoke(conn, target, args),
           onClosed: (conn) => this.connections.delete(conn),
         });
@@ -147,9 +161,11 @@ export class PropertiesHub implements Notifier {
       const status = statusOf(e);
       const body = e instanceof Error ? e.message : 'error';
       this.context.log(`hub: upgrade refused with ${status}: ${body}`);
+      const retryAfter = retryAfterOf(e);
       socket.end(
         `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\nConnection: close\r\nContent-Type: text/plain\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+          `Content-Length: ${Buffer.byteLength(body)}\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}` +
+          `${retryAfter === undefined ? '' : `Retry-After: ${retryAfter}\r\n`}\r\n${body}`,
       );
     }
   }
@@ -166,7 +182,8 @@ export class PropertiesHub implements Notifier {
     if (!device)
       throw new Error(HubErrors.hubException(HubWire.setProperties, 'the access token belongs to no device'));
     try {
-      return applyProperties(this.context, device, parsePropertyValues(arg['values']), connection);
+      const values = parsePropertyValues(this.context, device, arg['values'], p);
+      return applyProperties(this.context, device, values, connection);
     } catch (e) {
       if (!isServiceError(e)) throw e;
       throw new Error(HubErrors.hubException(HubWire.setProperties, e.message));
@@ -184,6 +201,7 @@ const reasons: Readonly<Record<number, string>> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  429: 'Too Many Requests',
   503: 'Service Unavailable',
 };
 

@@ -8,6 +8,7 @@
  * a one-letter tag: n number, s string, b boolean, j object, e error.
  */
 import Database from 'better-sqlite3';
+import { openSqliteCatalog } from './sqlite-catalog.js';
 import type { Point, Series, Storage, StoredValue, WindowStats } from './storage.js';
 
 type Row = [name: string, ts: number, tag: string, v: number | string];
@@ -204,6 +205,9 @@ class SqliteSeries implements Series {
   }
 }
 
+/** Thrown inside the probe's transaction to roll it back. */
+const rollback = new Error('probe rollback');
+
 /** Windows of a range read one by one at most (beyond, one GROUP BY query); see `windowsOneByOne`. */
 const maxWindowsOneByOne = 200;
 
@@ -212,14 +216,32 @@ export function openSqliteStorage(path: string): Storage {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE IF NOT EXISTS catalog (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)');
-  const loadStmt = db.prepare('SELECT json FROM catalog WHERE id = 1').pluck();
-  const saveStmt = db.prepare('INSERT OR REPLACE INTO catalog (id, json) VALUES (1, ?)');
+  const catalog = openSqliteCatalog(db);
+  // The probe writes a row and rolls it back: it fails as a real write would (read-only file, full disk).
+  const probeWrite = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', '1')");
+  const probe = db.transaction(() => {
+    probeWrite.run();
+    throw rollback;
+  });
+  const pages = db.prepare('PRAGMA page_count').pluck();
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
   return {
     states: new SqliteSeries(db, 'states'),
     measurements: new SqliteSeries(db, 'measurements'),
-    loadCatalog: () => loadStmt.get() as string | undefined,
-    saveCatalog: (json) => void saveStmt.run(json),
+    catalog,
+    probe() {
+      // Not the writers' 5 s wait for a lock: a health check answers at once (SQLITE_BUSY is unhealthy).
+      const wait = db.pragma('busy_timeout', { simple: true }) as number;
+      db.pragma('busy_timeout = 0');
+      try {
+        probe();
+      } catch (e) {
+        if (e !== rollback) throw e;
+      } finally {
+        db.pragma(`busy_timeout = ${wait}`);
+      }
+    },
+    sizeBytes: () => (pages.get() as number) * pageSize,
     close: () => db.close(),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The storage port of the local service: two time series (states, measurements)
- * with the newest point of each series at hand, plus the persisted catalog. The
+ * with the newest point of each series at hand, plus the catalog's changes as rows. The
  * SQLite implementation is `sqlite-storage.ts`; tests use it on `:memory:`.
  */
 
@@ -63,11 +63,53 @@ export interface WindowStats {
   last: Point;
 }
 
+/** The stored details of a device (a row per device that changed). */
+export interface DeviceRow {
+  name: string;
+  key: string;
+  enabled: boolean;
+}
+/** The stored details of a product. */
+export interface ProductRow {
+  name: string;
+  enabled: boolean;
+}
+
+/** What the catalog store holds: the changes to the fixture, row by row. */
+export interface CatalogRows {
+  devices: Map<string, DeviceRow>;
+  products: Map<string, ProductRow>;
+  /** Device uid -> property name -> value (fixture values overridden, admin-defined names added). */
+  properties: Map<string, Map<string, boolean | number | string>>;
+  /** Relations inserted (`present`) or deleted (not) relative to the fixture's. */
+  relations: { entity: string; parent: string; present: boolean }[];
+  /**
+   * True when `relations` is the whole set rather than changes (a database
+   * migrated from the one-blob format, which stored the whole set).
+   */
+  relationsComplete: boolean;
+}
+
+/**
+ * The catalog's changes, one row per device, product, property and relation:
+ * a change writes its own rows only (decisions 10), never the whole catalog.
+ */
+export interface CatalogStore {
+  load(): CatalogRows;
+  saveDevice(uid: string, row: DeviceRow): void;
+  saveProduct(uid: string, row: ProductRow): void;
+  /** The given properties of one device, in one transaction. */
+  saveProperties(device: string, values: Readonly<Record<string, boolean | number | string>>): void;
+  saveRelation(entity: string, parent: string, present: boolean): void;
+}
+
 export interface Storage {
   readonly states: Series;
   readonly measurements: Series;
-  /** The persisted catalog snapshot (JSON text), if any. */
-  loadCatalog(): string | undefined;
-  saveCatalog(json: string): void;
+  readonly catalog: CatalogStore;
+  /** Writes and removes a probe row: throws when the database cannot be written (`/healthz`). */
+  probe(): void;
+  /** Bytes of the database file (pages x page size; 0 in memory is the used pages). */
+  sizeBytes(): number;
   close(): void;
 }

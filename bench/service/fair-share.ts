@@ -1,0 +1,44 @@
+/**
+ * Case 5 of `bench:service`: the fair-share scenario (flood.ts) against its own
+ * service worker with the documented limits and a database file in a scratch
+ * folder (for its growth), then printed with the ratio to the quiet reader.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { adminToken, deviceKey, startServiceWorker } from './http.js';
+import { runFlood, type FloodFigures } from './flood.js';
+
+export async function fairShare(entry: URL): Promise<FloodFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'dds-fair-'));
+  const dbPath = join(dir, 'fair.db');
+  const service = await startServiceWorker(entry, { dbPath });
+  try {
+    return await runFlood({
+      url: service.url,
+      adminToken,
+      flooder: { key: deviceKey(1), token: `token-${deviceKey(1)}` },
+      reader: { key: deviceKey(0), token: `token-${deviceKey(0)}` },
+      dbPath,
+      rss: async () => process.memoryUsage().rss,
+    });
+  } finally {
+    await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function printFairShare(f: FloodFigures): void {
+  console.log(
+    `fair share: one token floods properties/set and states/write at its budget (${f.flooderOk} answered 200, ` +
+      `${f.flooder429} answered 429, ${f.flooderOther} other) while another device reads states/read/last`,
+  );
+  console.log(
+    `  reader p50 ${f.flooded.p50} ms, p99 ${f.flooded.p99} ms over ${f.flooded.reads} reads (aim p99 < 10 ms); quiet ` +
+      `reader p50 ${f.quiet.p50} ms, p99 ${f.quiet.p99} ms; ratio flooded/quiet p99 ${f.p99Ratio}`,
+  );
+  console.log(
+    `  growth during the flood: RSS ${f.rssGrowthMiB} MiB (quota 64 MiB), database ${f.dbGrowthMiB} MiB ` +
+      `(quota ${f.dbQuotaMiB} MiB: ${f.acceptedStates} accepted states x 256 B + the property rows + the WAL to its checkpoint)`,
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * The fair-share scenario of `bench:service` (decisions 10), also run by a
+ * test (test/service/flood.test.ts): one device token floods `properties/set`
+ * (strings at the property limit) and `states/write` (100-state batches) on
+ * four connections as fast as the service answers, so it runs at its budget
+ * and meets 429s; meanwhile another device reads its own `states/read/last`
+ * every `readEveryMs`. The reader's latencies are taken the same way with no
+ * flood first (the quiet reader); the figures are the two p99s and their ratio,
+ * the flooder's 200s and 429s, and the growth of RSS and of the database files.
+ */
+import { statSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { defaultLimits } from '../../host-sim/service/limits.js';
+import { latency, type Latency } from './write.js';
+
+export interface FloodTarget {
+  url: string;
+  adminToken: string;
+  /** The flooding device: key and token. */
+  flooder: { key: string; token: string };
+  /** The reading device: key and token. */
+  reader: { key: string; token: string };
+  /** Database file (its -wal beside it), for the growth; undefined in memory. */
+  dbPath: string | undefined;
+  /** RSS of the process that runs the service, bytes. */
+  rss(): Promise<number>;
+}
+
+export interface FloodFigures {
+  quiet: Latency & { reads: number };
+  flooded: Latency & { reads: number };
+  p99Ratio: number;
+  flooderOk: number;
+  flooder429: number;
+  flooderOther: number;
+  acceptedStates: number;
+  rssGrowthMiB: number;
+  dbGrowthMiB: number;
+  /**
+   * The quota the database growth is held to: accepted states x 256 B, the flooder's property rows at
+   * their bound (64 x 4 KiB, rewritten in place), and the WAL up to SQLite's automatic checkpoint
+   * (1,000 pages of 4 KiB).
+   */
+  dbQuotaMiB: number;
+}
+
+/** One request: its status and wall-clock ms. */
+function call(
+  agent: Agent,
+  url: string,
+  method: string,
+  token: string,
+  body?: string,
+): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method, agent, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** SQLite's WAL grows to about its automatic checkpoint (1,000 pages of 4 KiB) before it is reused. */
+const walCheckpointBytes = 1000 * 4096 + 65536;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const mib = (bytes: number): number => Number((bytes / 1048576).toFixed(2));
+
+function dbBytes(path: string | undefined): number {
+  if (path === undefined) return 0;
+  let n = 0;
+  for (const p of [path, `${path}-wal`]) {
+    try {
+      n += statSync(p).size;
+    } catch {
+      // no WAL yet
+    }
+  }
+  return n;
+}
+
+/** Reads the reader's newest states every `everyMs` for `durationMs`; the latencies. */
+async function readLoop(t: FloodTarget, agent: Agent, durationMs: number, everyMs: number): Promise<number[]> {
+  const path = `/api/v1/states/read/last?device=${encodeURIComponent(t.reader.key)}`;
+  const times: number[] = [];
+  const end = performance.now() + durationMs;
+  while (performance.now() < end) {
+    const r = await call(agent, t.url + path, 'GET', t.reader.token);
+    if (r.status !== 200) throw new Error(`reader answered ${r.status}`);
+    times.push(r.ms);
+    await sleep(everyMs);
+  }
+  return times;
+}
+
+export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 20): Promise<FloodFigures> {
+  const readerAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const floodAgent = new Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    // The reader's device has a few channels' newest states; the admin defines the flooder's property.
+    const seed = Array.from({ length: 10 }, (_, i) => ({ channel: `c${i}.reported`, value: i }));
+    const w = await call(
+      readerAgent,
+      `${t.url}/api/v1/states/write`,
+      'POST',
+      t.reader.token,
+      JSON.stringify({ device: t.reader.key, states: seed }),
+    );
+    const p = await call(
+      readerAgent,
+      `${t.url}/api/v1/properties/set`,
+      'POST',
+      t.adminToken,
+      JSON.stringify({ device: t.flooder.key, values: { note: '' } }),
+    );
+    if (w.status !== 200 || p.status !== 200) throw new Error(`seed answered ${w.status}, ${p.status}`);
+    const quiet = await readLoop(t, readerAgent, durationMs, readEveryMs);
+
+    const rssBefore = await t.rss();
+    const dbBefore = dbBytes(t.dbPath);
+    const counts = { ok: 0, limited: 0, other: 0, states: 0 };
+    let stop = false;
+    let n = 0;
+    const lane = async (): Promise<void> => {
+      while (!stop) {
+        const i = n++;
+        const flood =
+          i % 2 === 0
+            ? {
+                path: '/api/v1/properties/set',
+                body: { device: t.flooder.key, values: { note: `${i % 10}`.repeat(defaultLimits.maxPropertyBytes) } },
+                states: 0,
+              }
+            : {
+                path: '/api/v1/states/write',
+                body: {
+                  device: t.flooder.key,
+                  states: Array.from({ length: 100 }, (_, k) => ({ channel: `c${k}.reported`, value: i })),
+                },
+                states: 100,
+              };
+        const r = await call(floodAgent, t.url + flood.path, 'POST', t.flooder.token, JSON.stringify(flood.body));
+        if (r.status === 200) {
+          counts.ok++;
+          counts.states += flood.states;
+        } else if (r.status === 429) counts.limited++;
+        else counts.other++;
+      }
+    };
+    const lanes = Array.from({ length: 4 }, lane);
+    const flooded = await readLoop(t, readerAgent, durationMs, readEveryMs);
+    stop = true;
+    await Promise.all(lanes);
+    const rssGrowth = (await t.rss()) - rssBefore;
+    const dbGrowth = dbBytes(t.dbPath) - dbBefore;
+    const q = latency(quiet);
+    const f = latency(flooded);
+    return {
+      quiet: { ...q, reads: quiet.length },
+      flooded: { ...f, reads: flooded.length },
+      p99Ratio: Number((f.p99 / q.p99).toFixed(2)),
+      flooderOk: counts.ok,
+      flooder429: counts.limited,
+      flooderOther: counts.other,
+      acceptedStates: counts.states,
+      rssGrowthMiB: mib(rssGrowth),
+      dbGrowthMiB: mib(dbGrowth),
+      dbQuotaMiB: mib(
+        counts.states * 256 +
+          defaultLimits.maxPropertiesPerDevice * (defaultLimits.maxPropertyBytes + 256) +
+          walCheckpointBytes,
+      ),
+    };
+  } finally {
+    readerAgent.destroy();
+    floodAgent.destroy();
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The budgets of the fair share (decisions 10, docs/service.md#limits), each at
+ * its limit and past it: the request budget of an access token (429 with
+ * `Retry-After`, refilled on the service clock), the cap on open connections
+ * (503 with `Retry-After`), the time a request's headers may take (408), a
+ * malformed chunk size (400, answered) and a burst of WebSocket pings (answered
+ * up to the rule, then closed with 1008 and logged).
+ */
+import { strict as assert } from 'node:assert';
+import { connect, type Socket } from 'node:net';
+import { defaultLimits } from '../../host-sim/service/limits.js';
+import { demo, quietHub, startTestService, type TestService } from './helpers.js';
+import { RawHubClient } from './raw-hub-client.js';
+
+type Obj = Record<string, unknown>;
+
+/** Sends raw bytes; resolves with everything the service answered once it closes the socket. */
+function rawExchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += String(d)));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(out));
+    socket.write(text);
+  });
+}
+
+describe('service fair share: budgets', () => {
+  let t: TestService | undefined;
+  afterEach(async () => {
+    await t?.service.close();
+    t = undefined;
+  });
+
+  it('gives each access token its burst, then 429 with Retry-After, refilled at its rate on the service clock', async () => {
+    t = await startTestService({ ...quietHub, limits: { ratePerSecond: 2, burst: 5 } });
+    const get = (token: string): Promise<number> =>
+      (t as TestService).get('/api/v1/devices/get?device=demo-001', token).then((r) => r.status);
+    for (let i = 0; i < 5; i++) assert.equal(await get(demo.token1), 200, `request ${i + 1} of the burst`);
+    const past = await t.get('/api/v1/devices/get?device=demo-001', demo.token1);
+    assert.equal(past.status, 429);
+    assert.equal(past.headers.get('retry-after'), '1');
+    assert.match((past.json as Obj)['detail'] as string, /request budget spent: 2 requests\/s, burst 5/);
+    assert.equal(await get(demo.admin), 200, 'another token keeps its own budget');
+    t.clock.nowMs += 499;
+    assert.equal(await get(demo.token1), 429, 'not yet one request back');
+    t.clock.nowMs += 1;
+    assert.equal(await get(demo.token1), 200, 'one back after 1/rate');
+    assert.equal(await get(demo.token1), 429);
+    // Negotiate and the hub upgrade take from the same budget.
+    t.clock.nowMs += 500; // one back: negotiate takes it, the upgrade finds none
+    await assert.rejects(RawHubClient.connect(t.service.url, demo.token1), /upgrade 429/);
+  });
+
+  it('documents defaults that a device reporting every second and a dashboard never meet', () => {
+    assert.ok(defaultLimits.ratePerSecond >= 50 && defaultLimits.burst >= 2 * defaultLimits.ratePerSecond);
+  });
+
+  it('answers a connection past the cap 503 with Retry-After while those at the cap are served', async () => {
+    t = await startTestService({ ...quietHub, limits: { maxConnections: 3 } });
+    const open: Socket[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = connect(t.service.port, '127.0.0.1');
+      await new Promise((resolve) => s.once('connect', resolve));
+      open.push(s);
+    }
+    try {
+      const refused = await rawExchange(t.service.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      assert.match(refused, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      assert.match(refused, /\r\nRetry-After: 1\r\n/);
+      assert.match(refused, /the service has 3 connections open/);
+      // One of the three open connections is served.
+      const served = new Promise<string>((resolve) => {
+        let out = '';
+        open[0]?.on('data', (d: Buffer) => {
+          out += String(d);
+          if (out.includes('"status":"ok"')) resolve(out);
+        });
+      });
+      open[0]?.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      assert.match(await served, /^HTTP\/1\.1 200 OK/);
+    } finally {
+      for (const s of open) s.destroy();
+    }
+  });
+
+  it('answers 408 when the headers take longer than headersTimeoutMs; complete headers are served', async () => {
+    t = await startTestService({ ...quietHub, limits: { headersTimeoutMs: 300 } });
+    const slow = await rawExchange(t.service.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n'); // never ends its headers
+    assert.match(slow, /^HTTP\/1\.1 408 Request Timeout/);
+    const r = await fetch(`${t.service.url}/healthz`);
+    assert.equal(r.status, 200);
+  });
+
+  it('answers a malformed chunk size with 400 before closing (the attack run left it unanswered)', async () => {
+    t = await startTestService(quietHub);
+    const answer = await rawExchange(
+      t.service.port,
+      'POST /api/v1/states/write HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer admin-token-demo\r\n' +
+        'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n',
+    );
+    assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
+    assert.match(answer, /HPE_INVALID_CHUNK_SIZE/);
+  });
+
+  it('answers WebSocket pings up to maxPingsPerSecond, closes with 1008 past it, and logs it', async () => {
+    const lines: string[] = [];
+    t = await startTestService({ ...quietHub, log: (line) => lines.push(line) });
+    const max = defaultLimits.maxPingsPerSecond;
+    const c = await RawHubClient.connect(t.service.url, demo.token1);
+    let pongs = 0;
+    c.ws.on('pong', () => pongs++);
+    for (let i = 0; i < max; i++) c.ws.ping();
+    await c.waitFor(() => pongs === max);
+    assert.equal(c.closeCode, undefined, 'open at the limit');
+    t.clock.nowMs += 1000; // a new second: a new allowance, then one past it
+    for (let i = 0; i <= max; i++) c.ws.ping();
+    await c.waitFor(() => c.closeCode !== undefined);
+    assert.equal(c.closeCode, 1008);
+    assert.equal(pongs, 2 * max);
+    assert.ok(lines.some((l) => new RegExp(`over ${max} WebSocket pings in a second; closing \\(1008\\)`).test(l)));
+    c.ws.terminate();
+  });
+});
