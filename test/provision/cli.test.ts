@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
-import { FakeBoard } from '../support/fake-board.js';
+import { FakeBoard } from './fake-board.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const fixture = join(root, 'host-sim', 'service', 'fixtures', 'demo.json');
