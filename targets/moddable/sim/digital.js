@@ -3,7 +3,27 @@
  * which has no GPIO (manifest.json maps it for lin, mac and win). An input pin
  * toggles on its own schedule (period 2 s + 250 ms x pin number), so inputs
  * change without a board; an output remembers and traces what is written.
+ *
+ * A button held at boot (the setup button, docs/moddable.md): `simHold`
+ * "PIN:MS" makes input PIN read 0 (pressed, to ground) for the first MS
+ * milliseconds after boot and 1 (released, pulled up) after. It comes from the
+ * preference `sim`/`hold` (set in the simulator's modpreferences.json before a
+ * launch) or else the config (`mcconfig ... simHold=0:6000`).
  */
+import config from 'mc/config';
+import Preference from 'preference';
+import Time from 'time';
+
+/** [pin, ms] of the held button, read once, at the first read of an input. */
+let hold;
+function held() {
+  if (hold === undefined) {
+    const m = /^(\d+):(\d+)$/.exec(String(Preference.get('sim', 'hold') ?? config.simHold ?? ''));
+    hold = m ? [Number(m[1]), Number(m[2])] : [-1, 0];
+  }
+  return hold;
+}
+
 class Digital {
   static Input = 0;
   static InputPullUp = 1;
@@ -26,6 +46,8 @@ class Digital {
   }
   read() {
     if (this.#output) return this.#level;
+    const [pin, ms] = held();
+    if (this.#pin === pin) return Time.ticks < ms ? 0 : 1;
     return Math.floor(Date.now() / (2000 + 250 * this.#pin)) % 2;
   }
   write(value) {
