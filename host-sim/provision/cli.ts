@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline';
 import { isAgentError } from '../../src/errors.js';
 import { markUsed, nextRow, type FleetRow } from './fleet-rows.js';
 import { parseProvisionOptions, Usage } from './options.js';
-import { provision } from './provision.js';
+import { provision, recordProvisioning } from './provision.js';
+import { FetchHttp } from '../../targets/node/http.js';
 
 /** Asks for the setup code on the terminal: one line of standard input. */
 function askCode(): Promise<string | undefined> {
@@ -87,8 +88,15 @@ export async function runProvisionCli(argv: readonly string[]): Promise<number> 
     });
     process.stdout.write(`board ${options.board}: ${result.line}\n`);
     if (result.status !== 200) return 1;
-    if (row !== undefined && options.fleetFile !== undefined)
-      markUsed(options.fleetFile, row, new Date().toISOString());
+    const at = new Date().toISOString();
+    if (row !== undefined && options.fleetFile !== undefined) markUsed(options.fleetFile, row, at);
+    // The service learns of it (decisions 8): the device's property `provisioned-at`, set with its own token.
+    const http = new FetchHttp({ timeoutMs: 10_000, ...(caCert === undefined ? {} : { tls: { ca: caCert } }) });
+    await recordProvisioning(http, { baseUrl: options.service, device: deviceKey, token }, at).catch((e: unknown) =>
+      process.stderr.write(
+        `provision: provisioned, but the service did not record it: ${e instanceof Error ? e.message : String(e)}\n`,
+      ),
+    );
     return 0;
   } catch (e) {
     process.stderr.write(`provision: ${e instanceof Error ? e.message : String(e)}\n`);

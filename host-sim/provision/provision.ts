@@ -9,6 +9,22 @@
  * line is redacted here too.
  */
 import { AgentError } from '../../src/errors.js';
+import type { HttpTransport } from '../../src/ports.js';
+import { ServiceClient, type ServiceAccess } from '../../src/service/client.js';
+import { Paths } from '../../src/wire.js';
+
+/** The device property that dates a provisioning (decisions 8); the dashboard compares it with the last report. */
+export const ProvisionedAtProperty = 'provisioned-at';
+
+/**
+ * Tells the service that the device was provisioned at `atIso`: its property
+ * `provisioned-at`, set through the spec's `properties/set` with the device's
+ * own token (nothing beyond what the spec carries).
+ */
+export async function recordProvisioning(http: HttpTransport, access: ServiceAccess, atIso: string): Promise<void> {
+  const client = new ServiceClient(http, access);
+  await client.post(Paths.propertiesSet, `${client.devicePrefix()}"values":{"${ProvisionedAtProperty}":"${atIso}"}}`);
+}
 
 export interface ProvisionRequest {
   board: string;

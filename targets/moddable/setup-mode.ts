@@ -111,7 +111,13 @@ export const setupMode: SetupMode = (why, clock, startAgent) => {
       });
     },
   });
-  const stop = startSetupServer(port, handler, clock, logger);
+  let stop = (): void => undefined;
+  try {
+    stop = startSetupServer(port, handler, clock, logger);
+  } catch (e) {
+    // A port in use or no network: said once; the board stays as it is (no agent without settings).
+    trace(`setup: cannot listen on port ${port}: ${toAgentError(e).message}\n`);
+  }
 };
 
 /** The button at boot (SetupFeature.held). */

@@ -133,6 +133,12 @@ describe('npm run provision', function () {
     assert.equal(board.stored.get('serviceUrl'), service.url);
     assert.equal(board.provisioned.length, 1);
     assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN));
+    // The service learned of it: the device's property provisioned-at (decisions 8).
+    const r = await fetch(`${service.url}/api/v1/properties/get?device=demo-001`, {
+      headers: { authorization: 'Bearer admin-token-demo' },
+    });
+    const at = ((await r.json()) as Record<string, unknown>)['provisioned-at'];
+    assert.ok(typeof at === 'string' && Math.abs(Date.parse(at) - Date.now()) < 60_000, String(at));
   });
 
   it('no code given and none typed: exit 2', async () => {
