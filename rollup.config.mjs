@@ -4,18 +4,23 @@
 // the firmware links them. Type-checking is `npm run typecheck`
 // (tsconfig.moddable.json); here each file is only transpiled.
 //
-// Two composition roots: targets/moddable/main.ts links every board feature
-// (GNSS, Modbus); main-pins.ts links none (pins, custom values and the hub), for
-// a board that uses no UART (`npm run bundle:pins`, i.e. FIRMWARE=pins). Both
-// write dist/moddable/main.js, so manifest.json builds whichever was bundled.
+// Three composition roots: targets/moddable/main-setup.ts (the default,
+// `npm run bundle`) links every board feature (GNSS, Modbus) and setup mode
+// (provisioning without a debugger, decisions 11); main.ts the same without
+// setup mode (`npm run bundle:full`, FIRMWARE=full); main-pins.ts no feature
+// (pins, custom values and the hub), for a board that uses no UART
+// (`npm run bundle:pins`, FIRMWARE=pins). All write dist/moddable/main.js, so
+// manifest.json builds whichever was bundled last.
 import { typescriptTranspile } from './test/xs/ts-plugin.mjs';
 
 /** Modules the Moddable SDK provides (not bundled). */
 export const moddableModules = [
+  'dds/wifi',
   'http',
   'mc/config',
   'preference',
   'Resource',
+  'rng',
   'securesocket',
   'sntp',
   'socket',
@@ -28,11 +33,13 @@ export const isExternal = (id) => id.startsWith('embedded:') || moddableModules.
 
 /** Composition root of each firmware configuration. */
 export const firmwareInputs = {
+  setup: 'targets/moddable/main-setup.ts',
   full: 'targets/moddable/main.ts',
   pins: 'targets/moddable/main-pins.ts',
 };
 
-const firmware = process.env.FIRMWARE ?? 'full';
+// The default is the provisionable firmware (setup mode linked), for a board and for mcsim alike.
+const firmware = process.env.FIRMWARE ?? 'setup';
 if (!Object.hasOwn(firmwareInputs, firmware))
   throw new Error(`FIRMWARE=${firmware}: expected one of ${Object.keys(firmwareInputs).join(', ')}`);
 

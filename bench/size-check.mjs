@@ -29,6 +29,8 @@ const AIM_BYTES = 40 * 1024;
 // one as measured (43,466 B) plus about 4%.
 const BUDGET_BYTES = 60_000;
 const PINS_ONLY_BUDGET_BYTES = 44 * 1024;
+// The provisionable firmware (main-setup.ts: the full one plus setup mode) as measured plus about 3%.
+const SETUP_BUDGET_BYTES = 74_500;
 // The full firmware's XS bytecode (95,264 B measured with Moddable SDK 8.2.3's xsc) plus about 3%; checked when MODDABLE is set.
 const XS_BUDGET_BYTES = 96 * 1024;
 
@@ -49,6 +51,10 @@ const PINS_ONLY_LEAVES_OUT_FILES = [join(root, 'targets', 'moddable', 'serial.ts
 
 const { plain, minified } = await build(firmwareInputs.full);
 const pins = await build(firmwareInputs.pins);
+// The provisionable firmware (main-setup.ts): the full one plus setup mode, which the full one must not link.
+const setup = await build(firmwareInputs.setup);
+const SETUP_FILES = /[\\/](src[\\/]setup[\\/]|targets[\\/]moddable[\\/]setup-)/;
+const fullLinksSetup = Object.keys(plain.modules).filter((id) => SETUP_FILES.test(id));
 const pinsOnly = pins.minified;
 const pinsLinked = Object.keys(pins.plain.modules).filter(
   (id) => PINS_ONLY_LEAVES_OUT.includes(partOf(root, id)) || PINS_ONLY_LEAVES_OUT_FILES.includes(id),
@@ -79,10 +85,14 @@ const figures = {
   xsBytecodeBytes: xsBytecodeBytes(plain.code),
   pinsOnlyXsBytecodeBytes: xsBytecodeBytes(pins.plain.code),
   pinsOnlyMinifiedBytes: Buffer.byteLength(pinsOnly.code),
+  setupMinifiedBytes: Buffer.byteLength(setup.minified.code),
+  setupModeBytes: Buffer.byteLength(setup.minified.code) - Buffer.byteLength(minified.code),
+  setupXsBytecodeBytes: xsBytecodeBytes(setup.plain.code),
   parts: Object.fromEntries(parts.map((p) => [p.part, p.minifiedBytes])),
   aimBytes: AIM_BYTES,
   budgetBytes: BUDGET_BYTES,
   pinsOnlyBudgetBytes: PINS_ONLY_BUDGET_BYTES,
+  setupBudgetBytes: SETUP_BUDGET_BYTES,
   xsBytecodeBudgetBytes: XS_BUDGET_BYTES,
   external: plain.imports,
 };
@@ -91,6 +101,10 @@ const margin = AIM_BYTES - figures.minifiedBytes;
 console.log(`firmware bundle: ${figures.modules} modules, ${kib(figures.bundleBytes)} plain`);
 console.log(`minified: ${kib(figures.minifiedBytes)} (gzip ${kib(figures.minifiedGzipBytes)})`);
 console.log(`pins-only firmware (main-pins.ts, no GNSS, no Modbus): ${kib(figures.pinsOnlyMinifiedBytes)} minified`);
+console.log(
+  `provisionable firmware (main-setup.ts, the default bundle): ${kib(figures.setupMinifiedBytes)} minified ` +
+    `(setup mode adds ${figures.setupModeBytes} B), budget ${SETUP_BUDGET_BYTES} B`,
+);
 console.log('per part (minified on its own):');
 for (const p of parts)
   console.log(
@@ -128,6 +142,17 @@ if (figures.xsBytecodeBytes !== undefined && figures.xsBytecodeBytes > XS_BUDGET
   console.error(
     `size:check: ${figures.xsBytecodeBytes} bytes of XS bytecode is over the ${XS_BUDGET_BYTES}-byte budget`,
   );
+  process.exit(1);
+}
+if (figures.setupMinifiedBytes > SETUP_BUDGET_BYTES) {
+  console.error(
+    `size:check: the provisionable firmware, ${figures.setupMinifiedBytes} bytes minified, is over its ` +
+      `${SETUP_BUDGET_BYTES}-byte budget`,
+  );
+  process.exit(1);
+}
+if (fullLinksSetup.length > 0) {
+  console.error(`size:check: the full firmware (main.ts) links setup mode: ${fullLinksSetup.join(', ')}`);
   process.exit(1);
 }
 if (pinsLinked.length > 0) {

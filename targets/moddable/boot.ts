@@ -13,7 +13,6 @@
  */
 import config from 'mc/config';
 import Preference from 'preference';
-import Resource from 'Resource';
 import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
@@ -29,6 +28,8 @@ import { moddableHttp } from './http.js';
 import { boardIo } from './io.js';
 import { traceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
+import { secureOptions } from './secure.js';
+import type { SetupFeature } from './setup-mode.js';
 import { preferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
 import { moddableWebSockets } from './websocket.js';
@@ -48,21 +49,47 @@ const blobPreference: PreferenceApi = {
   keys: Preference.keys,
 };
 
-export function boot(features?: LinkedFeatures): void {
+/**
+ * Boots the firmware with the features its root links; with `setup` linked
+ * (main-setup.ts), a board that is not provisioned, or whose setup button is
+ * held at boot, enters setup mode instead and starts the agent once provisioned.
+ */
+export function boot(features?: LinkedFeatures, setup?: SetupFeature): void {
+  const clock = new ModdableClock();
+  const start = (): void => startAgent(clock, features, setup);
+  if (setup?.held(clock, start)) return;
+  start();
+}
+
+function startAgent(clock: ModdableClock, features?: LinkedFeatures, setup?: SetupFeature): void {
   let board: BoardConfig;
   try {
     board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
+    setup?.checkNetwork();
   } catch (e) {
+    const message = toAgentError(e).message;
+    if (setup !== undefined && /^board config: (serviceUrl|deviceKey|token|ssid):/.test(message)) {
+      setup.start(`not provisioned (${message})`, clock, () => startAgent(clock, features, setup));
+      return;
+    }
     // The token is never in the image on a board: it (and any other setting) is provisioned into NVS.
-    trace(`agent: cannot start: ${toAgentError(e).message}; set it with Preference.set("config", name, value)\n`);
+    trace(`agent: cannot start: ${message}; set it with Preference.set("config", name, value)\n`);
     return;
   }
+  if (setup === undefined) run(board, clock, features);
+  else setup.network(() => run(board, clock, features, setup));
+}
+
+function run(board: BoardConfig, clock: ModdableClock, features?: LinkedFeatures, setup?: SetupFeature): void {
   const { serviceUrl: baseUrl, token } = board;
-  const clock = new ModdableClock();
-  // The `secure` dictionary of every SecureSocket (docs/tls.md): TLS 1.2 at least, and the board's CA
-  // certificate (a DER resource named by `caCert`) when given, else the SDK's store (`ca*.der` resources).
-  const secure: Record<string, unknown> = { protocolVersion: 0x303 };
-  if (board.caCert !== undefined) secure.certificate = new Resource(board.caCert);
+  // The `secure` dictionary of every SecureSocket (secure.ts).
+  let secure: Record<string, unknown>;
+  try {
+    secure = secureOptions(board.caCert, setup?.pemToDer);
+  } catch (e) {
+    trace(`agent: cannot start: ${toAgentError(e).message}\n`);
+    return;
+  }
   const http = moddableHttp(clock, 30_000, secure);
   const logger = new RedactingLogger(traceLogger(board.logLevel));
   logger.addSecret(token);

@@ -68,7 +68,7 @@ const REQUIRED_TEXT = [/\S/, 'text', null] as const;
 /** Every setting. Without a default a setting is absent (`undefined`). */
 const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
   serviceUrl: [/^https?:\/\/[^/\s]+(\/\S*)?$/, 'http(s)://host[:port][/path]', null],
-  caCert: [/^[\w.-]+\.der$/, 'a DER resource name'],
+  caCert: [/^([\w.-]+\.der|\s*-----BEGIN CERTIFICATE-----[\s\S]+)$/, 'a DER resource name or a PEM certificate'],
   deviceKey: REQUIRED_TEXT,
   token: REQUIRED_TEXT,
   sntp: TEXT,

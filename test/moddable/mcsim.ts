@@ -203,12 +203,23 @@ export class SimRun {
 
   /** Stops the simulator (its process group, by PID) and the xsbug endpoint. */
   async stop(): Promise<void> {
-    if (this.sim?.pid !== undefined) {
+    const sim = this.sim;
+    if (sim?.pid !== undefined) {
+      // Bounded: the process is gone (its listening sockets closed) before a next run starts.
+      const gone = new Promise<void>((resolve) => {
+        if (this.exited) return resolve();
+        const timer = setTimeout(resolve, 10_000);
+        sim.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
       try {
-        process.kill(-this.sim.pid, 'SIGTERM');
+        process.kill(-sim.pid, 'SIGTERM');
       } catch {
         // already gone
       }
+      await gone;
     }
     await this.xsbug.close();
   }

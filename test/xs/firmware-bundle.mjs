@@ -22,6 +22,9 @@ const modules = {
   Resource: { file: 'fake-host.ts', name: 'Resource' },
   sntp: { file: 'fake-host.ts', name: 'SNTP' },
   'mc/config': { file: 'fake-host.ts', name: 'config' },
+  rng: { file: 'fake-host.ts', name: 'RNG' },
+  // The simulator's radio-less Wi-Fi, as manifest.json maps it for lin.
+  'dds/wifi': { path: join(root, 'targets', 'moddable', 'sim', 'wifi.js') },
   'embedded:io/serial': { file: 'fake-host.ts', name: 'Serial' },
   // The desktop simulator's pins, as manifest.json maps them for lin.
   'embedded:io/digital': { path: join(root, 'targets', 'moddable', 'sim', 'digital.js') },

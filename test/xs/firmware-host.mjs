@@ -8,7 +8,8 @@
 // time never runs ahead while a connection is being opened or an HTTP answer is
 // awaited (real I/O decides), and otherwise at most `speed` times real time, so
 // that the local service's own (real) timers keep their meaning.
-import { isIP, connect as tcpConnect } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createServer, isIP, connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { firmwareScript } from './firmware-bundle.mjs';
 import { startXs } from './xsnap.mjs';
@@ -50,6 +51,34 @@ export class FirmwareRun {
     this.sockets = new Map();
     this.queue = [];
     this.wake = undefined;
+    /** Listeners the firmware opened: the port it asked for -> { server, port: the real one (port 0) }. */
+    this.listeners = new Map();
+    this.acceptedIds = 1_000_000;
+  }
+
+  /** The real port of the firmware's listener for `port`, once listening (undefined before). */
+  listenerPort(port) {
+    return this.listeners.get(port)?.port;
+  }
+
+  listen(port) {
+    const entry = { server: undefined, port: undefined };
+    entry.server = createServer((socket) => {
+      const id = this.acceptedIds++;
+      // An accepted connection never holds virtual time back (the firmware's own requests do).
+      const s = { socket, state: 'open', upgraded: true, openedAt: performance.now() };
+      this.sockets.set(id, s);
+      this.push({ id, e: 'accept', port });
+      socket.on('data', (data) => this.push({ id, e: 'data', data: latin1(data) }));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        if (s.state === 'ended') return;
+        s.state = 'ended';
+        this.push({ id, e: 'end' });
+      });
+    });
+    entry.server.listen(0, '127.0.0.1', () => (entry.port = entry.server.address().port));
+    this.listeners.set(port, entry);
   }
 
   async start(prepareOnly = false, config = {}) {
@@ -95,9 +124,22 @@ export class FirmwareRun {
       case 'close': {
         const s = this.sockets.get(message.id);
         this.sockets.delete(message.id);
-        s?.socket.destroy();
+        // An accepted connection ends as a server's does: what was written is sent, then FIN.
+        if (s?.upgraded && message.id >= 1_000_000) s.socket.end();
+        else s?.socket.destroy();
         break;
       }
+      case 'listen':
+        this.listen(message.port);
+        break;
+      case 'unlisten': {
+        this.listeners.get(message.port)?.server.close();
+        this.listeners.delete(message.port);
+        break;
+      }
+      case 'random':
+        this.randomCount = (this.randomCount ?? 0) + message.count;
+        return new TextEncoder().encode(JSON.stringify({ bytes: latin1(randomBytes(message.count)) }));
       case 'log':
         this.logs.push(message.line.replace(/\n$/, ''));
         if (process.env.FIRMWARE_LOG) process.stdout.write(`      xs| ${message.line}`);
@@ -238,6 +280,8 @@ export class FirmwareRun {
   async stop() {
     for (const s of this.sockets.values()) s.socket.destroy();
     this.sockets.clear();
+    for (const l of this.listeners.values()) l.server.close();
+    this.listeners.clear();
     await this.worker?.close().catch(() => undefined);
   }
 }

@@ -15,6 +15,7 @@
 import { failureModes, provisioning } from './firmware-faults.mjs';
 import { firmwareScript } from './firmware-host.mjs';
 import { cleanup, scenarios } from './firmware-service.mjs';
+import { cleanupSetup, setupMode } from './firmware-setup.mjs';
 import { figures } from './firmware-support.mjs';
 
 let passed = 0;
@@ -50,11 +51,13 @@ try {
   await runAll('the SDK failure modes through the adapters', failureModes);
   await runAll('provisioning', provisioning);
   await runAll('the firmware against the local service', scenarios);
+  await runAll('setup mode (main-setup.ts)', setupMode);
 } finally {
   await cleanup();
+  await cleanupSetup();
 }
 failures.forEach((f, i) =>
-  console.log(`\n${i + 1}) ${f.name}\n   ${String(f.error?.stack ?? f.error).replace(/\n/g, '\n   ')}`),
+  console.log(`\n${i + 1}) ${f.name}\n   ${String(f.error?.stack || f.error).replace(/\n/g, '\n   ')}`),
 );
 const perSecond = (f) => (f === undefined ? undefined : +((f.count * 1000) / f.virtualMs).toFixed(2));
 console.log(

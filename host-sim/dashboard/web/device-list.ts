@@ -1,17 +1,25 @@
 /**
- * The device list: search by the API's `q` (debounced), enabled state and
- * "last seen" (the newest `.reported` of each device, kept live from Notify).
+ * The device list: search by the API's `q` (debounced), enabled state,
+ * "last seen" (the newest `.reported` of each device, kept live from Notify),
+ * and whether the device reported since it was provisioned: its property
+ * `provisioned-at`, which `npm run provision` sets (decisions 8), against the
+ * last `.reported`.
  * A device token cannot list devices (403): it sees its own device only, and
  * the search filters that one locally.
  */
 import type { Api, DeviceInfo } from './api.js';
 import { ago, h, replace } from './dom.js';
 
+/** The device property `npm run provision` sets (host-sim/provision/provision.ts). */
+const ProvisionedAt = 'provisioned-at';
+
 export class DeviceList {
   readonly element: HTMLElement;
   private readonly rows: HTMLElement;
   private readonly search: HTMLInputElement;
   private readonly lastSeen = new Map<string, number>();
+  /** `provisioned-at` of each listed device, ms (NaN: never provisioned through npm run provision). */
+  private readonly provisioned = new Map<string, number>();
   private devices: DeviceInfo[] = [];
   private debounce: number | undefined;
   private seq = 0;
@@ -44,7 +52,15 @@ export class DeviceList {
         h(
           'thead',
           {},
-          h('tr', {}, h('th', {}, 'Device'), h('th', {}, 'Key'), h('th', {}, 'Enabled'), h('th', {}, 'Last seen')),
+          h(
+            'tr',
+            {},
+            h('th', {}, 'Device'),
+            h('th', {}, 'Key'),
+            h('th', {}, 'Enabled'),
+            h('th', {}, 'Last seen'),
+            h('th', {}, 'Provisioned'),
+          ),
         ),
         this.rows,
       ),
@@ -70,6 +86,29 @@ export class DeviceList {
         this.seen(r.entity, r.tsMs, false);
     }
     this.render();
+    await this.loadProvisioned(devices);
+  }
+
+  /** Reads `provisioned-at` of the devices not read yet (one properties/get each, at most 100 per load). */
+  private async loadProvisioned(devices: DeviceInfo[]): Promise<void> {
+    const missing = devices.filter((d) => !this.provisioned.has(d.uid)).slice(0, 100);
+    await Promise.all(
+      missing.map(async (d) => {
+        const props: Record<string, unknown> = await this.api.properties(d.uid).catch(() => ({}));
+        const at = props[ProvisionedAt];
+        this.provisioned.set(d.uid, typeof at === 'string' ? Date.parse(at) : NaN);
+      }),
+    );
+    if (missing.length > 0) this.render();
+  }
+
+  /** The Provisioned cell: when, and whether a `.reported` came after it. */
+  private provisionedCell(uid: string): HTMLElement {
+    const at = this.provisioned.get(uid);
+    if (at === undefined || Number.isNaN(at)) return h('td', { class: 'provisioned' }, '\u2014');
+    const seen = this.lastSeen.get(uid) ?? 0;
+    const text = seen >= at ? 'reported since' : 'not reported since';
+    return h('td', { class: 'provisioned', title: new Date(at).toISOString() }, `${ago(Date.now(), at)}, ${text}`);
   }
 
   /** A `.reported` time of a device (from Notify). */
@@ -91,9 +130,10 @@ export class DeviceList {
           h('td', {}, d.key),
           h('td', {}, d.enabled ? 'yes' : 'no'),
           h('td', { class: 'last-seen' }, seen === undefined ? 'never' : ago(now, seen)),
+          this.provisionedCell(d.uid),
         );
       }),
     );
-    if (this.devices.length === 0) replace(this.rows, h('tr', {}, h('td', { colspan: 4 }, 'no device matches')));
+    if (this.devices.length === 0) replace(this.rows, h('tr', {}, h('td', { colspan: 5 }, 'no device matches')));
   }
 }

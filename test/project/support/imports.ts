@@ -75,6 +75,11 @@ export function moddableModules(root: string): Set<string> {
     }
   };
   visit(join(root, 'node_modules', '@moddable', 'typings'));
+  // SDK modules without typings and modules the manifest maps per platform, declared by the target itself.
+  for (const m of readFileSync(join(root, 'targets', 'moddable', 'modules.d.ts'), 'utf8').matchAll(
+    /declare module\s+["']([^"']+)["']/g,
+  ))
+    names.add(m[1]!);
   return names;
 }
 

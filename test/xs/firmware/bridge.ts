@@ -47,9 +47,11 @@ export function fromLatin1(text: string): Uint8Array {
 
 export interface NetEvent {
   id: number;
-  e: 'connected' | 'data' | 'end' | 'error' | 'sent';
+  e: 'connected' | 'data' | 'end' | 'error' | 'sent' | 'accept';
   data?: string;
   reason?: string;
+  /** For `accept`: the port the listener asked for (the host listens on a port of its own, port 0). */
+  port?: number;
 }
 
 /** Receivers of network events by connection id (the fake sockets). */
@@ -66,9 +68,31 @@ export function forgetConnection(id: number): void {
   receivers.delete(id);
 }
 
+/** Listeners by the port they asked for: each gets the id of a connection the host accepted. */
+const listeners = new Map<number, (id: number) => void>();
+
+/** Asks the host to listen for `port` (it listens on port 0 and maps it); `accept` gets each connection's id. */
+export function listen(port: number, accept: (id: number) => void): void {
+  if (listeners.has(port)) throw new Error('address in use');
+  listeners.set(port, accept);
+  command({ t: 'listen', port });
+}
+
+export function unlisten(port: number): void {
+  if (listeners.delete(port)) command({ t: 'unlisten', port });
+}
+
+/** Receives the events of a connection the host accepted (`id` chosen by the host). */
+export function adoptConnection(id: number, receiver: (event: NetEvent) => void): void {
+  receivers.set(id, receiver);
+}
+
 /** Called by the host with a batch of events; whatever a callback throws propagates (an abort). */
 export function deliver(events: readonly NetEvent[]): void {
-  for (const event of events) receivers.get(event.id)?.(event);
+  for (const event of events) {
+    if (event.e === 'accept') listeners.get(event.port ?? -1)?.(event.id);
+    else receivers.get(event.id)?.(event);
+  }
 }
 
 // --- virtual time ---------------------------------------------------------

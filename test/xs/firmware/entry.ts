@@ -10,6 +10,7 @@ import { ModdableClock } from '../../../targets/moddable/clock.js';
 import { moddableHttp } from '../../../targets/moddable/http.js';
 import main from '../../../targets/moddable/main.js';
 import mainPins from '../../../targets/moddable/main-pins.js';
+import mainSetup from '../../../targets/moddable/main-setup.js';
 import { moddableWebSockets } from '../../../targets/moddable/websocket.js';
 import { command, decoder, deliver, encoder, fromLatin1, step, time, type NetEvent } from './bridge.js';
 import { Request } from './fake-http.js';
@@ -23,8 +24,8 @@ interface BootOptions {
   /** Preferences kept from an earlier run: name -> { value } or { buffer } (latin1). */
   flash: Record<string, { value?: unknown; buffer?: string }>;
   capacity: number;
-  /** The composition root: main.ts (every feature) or main-pins.ts (no GNSS, no Modbus). */
-  firmware: 'full' | 'pins';
+  /** The composition root: main.ts (every feature), main-pins.ts (no GNSS, no Modbus) or main-setup.ts (setup mode). */
+  firmware: 'full' | 'pins' | 'setup';
 }
 
 const g = globalThis as unknown as Record<string, unknown>;
@@ -68,6 +69,7 @@ g.__fw = {
     }
     install();
     if (options.firmware === 'pins') mainPins();
+    else if (options.firmware === 'setup') mainSetup();
     else main();
   },
   /** Like boot, without starting the agent: for single adapter calls. */

@@ -127,3 +127,21 @@ export class Serial {
 
 /** `mc/config`: the manifest's config as mcconfig builds it (filled by the run). */
 export const config: Record<string, unknown> = {};
+
+/**
+ * `rng` (the SDK's modules/crypt/etc/rng): `get(count)` returns an ArrayBuffer
+ * of `count` bytes (here from the host's crypto.randomBytes), `init(seed)`
+ * re-seeds (here: counted, so a test sees the simulator's stirring).
+ */
+export const rngSeeds: ArrayBuffer[] = [];
+export const RNG = {
+  get(count: number): ArrayBuffer {
+    const answer = command({ t: 'random', count }) as { bytes: string };
+    const out = new Uint8Array(count);
+    for (let i = 0; i < count; i++) out[i] = answer.bytes.charCodeAt(i);
+    return out.buffer;
+  },
+  init(seed?: ArrayBuffer): void {
+    if (seed !== undefined) rngSeeds.push(seed.slice(0));
+  },
+};

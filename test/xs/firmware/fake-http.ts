@@ -19,7 +19,10 @@
  * - The body ends at Content-Length, at the last chunk, or at disconnect
  *   when neither is given; a disconnect earlier is an error.
  */
+import { Server } from './fake-http-server.js';
 import { Socket } from './fake-socket.js';
+
+export { Server };
 
 type RequestCallback = (message: number, value?: unknown, extra?: unknown) => unknown;
 interface SocketLike {
@@ -237,4 +240,4 @@ export class Request {
   }
 }
 
-export default { Request };
+export default { Request, Server };

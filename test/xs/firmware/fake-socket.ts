@@ -1,6 +1,7 @@
 /**
- * A fake of the Moddable SDK's `socket` module (TCP client only), carried by a
- * real TCP connection that the Node host opens (bridge.ts).
+ * A fake of the Moddable SDK's `socket` module (TCP client, and the `Listener`
+ * with `new Socket({listener})` for an accepted connection), carried by a real
+ * TCP connection that the Node host opens or accepts (bridge.ts).
  *
  * Behaviour, from the SDK's socket documentation and its Linux and lwIP
  * implementations:
@@ -21,6 +22,7 @@
  *   "write failed"; on `esp32` (lwIP) it is an error callback (-2).
  */
 import {
+  adoptConnection,
   command,
   decoder,
   encoder,
@@ -28,6 +30,8 @@ import {
   fromLatin1,
   openConnection,
   toLatin1,
+  listen,
+  unlisten,
   type NetEvent,
 } from './bridge.js';
 
@@ -54,6 +58,16 @@ export class Socket {
   private pending = 0;
 
   constructor(dictionary: Record<string, unknown>) {
+    const listener = dictionary.listener;
+    if (listener instanceof Listener) {
+      // The SDK takes the listener's oldest pending connection; none pending throws.
+      const id = listener.pending.shift();
+      if (id === undefined) throw new Error('no pending connection');
+      this.id = id;
+      this.state = 'open';
+      adoptConnection(id, (event) => this.event(event));
+      return;
+    }
     const host = (dictionary.host ?? dictionary.address) as string | undefined;
     if (typeof host !== 'string' || host === '') throw new Error('host required in dictionary');
     const port = Number(dictionary.port ?? 80);
@@ -168,4 +182,35 @@ export class Socket {
   }
 }
 
-export default { Socket };
+/**
+ * `Listener({port})`: `callback()` once per accepted connection, which the
+ * callback takes with `new Socket({listener})`; one it does not take is closed
+ * (the SDK's listener drops it). `close()` stops listening. The host listens
+ * on a port of its own for `port` (port 0), which the test looks up.
+ */
+export class Listener {
+  declare callback: (() => void) | undefined;
+  readonly pending: number[] = [];
+  readonly #port: number;
+
+  constructor(dictionary: Record<string, unknown>) {
+    const port = Number(dictionary.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('invalid port');
+    this.#port = port;
+    listen(port, (id) => {
+      this.pending.push(id);
+      this.callback?.();
+      const left = this.pending.indexOf(id);
+      if (left >= 0) {
+        this.pending.splice(left, 1);
+        command({ t: 'close', id });
+      }
+    });
+  }
+
+  close(): void {
+    unlisten(this.#port);
+  }
+}
+
+export default { Socket, Listener };
