@@ -37,8 +37,8 @@ export const defaultLimits: Readonly<ServiceLimits> = {
   // change; 100/s with a burst of 200 leaves them far from the limit.
   ratePerSecond: 100,
   burst: 200,
-  maxConnections: 2048,
-  headersTimeoutMs: 10_000,
+  maxConnections: 4096,
+  headersTimeoutMs: 30_000,
   retryAfterFullSeconds: 1,
   maxPingsPerSecond: 20,
 };
