@@ -20,7 +20,10 @@ export interface PropertyDefinition {
  * The properties defined for every device, whatever the fixture says. Data,
  * not code: another feature adds its names here (a fixture value wins).
  */
-export const everyDeviceProperties: readonly PropertyDefinition[] = [];
+export const everyDeviceProperties: readonly PropertyDefinition[] = [
+  // `npm run provision` sets it with the device's own token (decisions 8): '' until a board is provisioned.
+  { name: 'provisioned-at', initial: '' },
+];
 
 /** A device's starting properties: every device's definitions, then the fixture's own. */
 export function initialProperties(
