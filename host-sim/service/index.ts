@@ -23,7 +23,6 @@ import type { HubFaults } from './hub/faults.js';
 import { PropertiesHub } from './hub/hub.js';
 import { openSqliteStorage } from './store/sqlite-storage.js';
 import { RequestBudget } from './http/budget.js';
-import { ServiceMetrics } from './http/metrics.js';
 import { addOperationRoutes } from './http/operations.js';
 import { resolveLimits, type ServiceLimits } from './limits.js';
 
@@ -160,6 +159,9 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
   router.assertComplete();
+  // Loaded here, not at the module's top: prom-client takes about half a second to load, which every
+  // command's `--help` would pay (test/project/commands.test.ts).
+  const { ServiceMetrics } = await import('./http/metrics.js');
   const metrics = new ServiceMetrics({
     hubConnections: () => hub.connectionCount(),
     storageBytes: () => storage.sizeBytes(),
