@@ -25,6 +25,7 @@ export interface ProvisionOptions {
 
 export const Usage = `usage: dds-provision --board http://ADDR[:PORT] --service URL --device KEY [--wifi SSID] [--ca FILE] [--code CODE]
        dds-provision --board http://ADDR[:PORT] --service URL --from-fleet FILE [--wifi SSID] [--ca FILE] [--code CODE]
+Gives a board in setup mode its service, device, token and Wi-Fi (docs/moddable.md); the board tries them first.
   --board URL         the board in setup mode (http://192.168.4.1 on its access point; the simulator's setupPort)
   --service URL       the Device Data Service the board will report to
   --device KEY        the device's key (with the token of DDS_TOKEN or --token-file)

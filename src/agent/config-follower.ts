@@ -84,11 +84,12 @@ export class ConfigFollower {
     await this.read().catch((e: unknown) => {
       const c = this.#c;
       const status = toAgentError(e).status;
-      // A refused token (401, 403) or a device the service does not know (404) is no outage that passes: one
+      // A refused token (401), or a device this token may not name (403: unknown or another's, decisions 10;
+      // 404 with an admin token) is no outage that passes: one
       // error line naming the cause and the fix, then retries with the long wait (a board never gives up).
       if (status === 401 || status === 403 || status === 404) {
         if (!this.#refused) {
-          const what = status === 404 ? 'device unknown; check the device key' : 'token refused; set the right token';
+          const what = status === 401 ? 'token refused; set the right token' : 'device unknown; check the device key';
           logFailure(c.logger, 'error', `config: ${what} and restart`, e, { status });
           c.onRefused?.(status);
         }

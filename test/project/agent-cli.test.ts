@@ -73,7 +73,7 @@ describe('the agent commands against the local service', function () {
     assert.equal(errors.length, 1, run.stderr);
     assert.match(
       errors[0]!,
-      /error config: device unknown; check the device key and restart status=404 reason=".*no-such-device/,
+      /error config: device unknown; check the device key and restart status=403 reason="/,
     );
   });
 

@@ -144,7 +144,7 @@ describe('the commands: output paths are options, defaults never overwrite track
     assert.match(positional.stderr, /^bundle: unexpected argument "out.js" \(the output path is --out FILE\)\n/);
     const firmware = await runBin('dds-bundle', ['--firmware', 'tiny']);
     assert.equal(firmware.code, 2);
-    assert.match(firmware.stderr, /^bundle: --firmware tiny: expected one of full, pins\n/);
+    assert.match(firmware.stderr, /^bundle: --firmware tiny: expected one of setup, full, pins\n/);
   });
 
   it('the agent and the device: help in aligned columns, the environment variable in its own', async () => {

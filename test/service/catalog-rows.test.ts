@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import tmp from 'tmp';
-import { demo, startTestService } from './helpers.js';
+import { demo, everyDeviceDefaults, startTestService } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -56,7 +56,7 @@ describe('service catalog rows', () => {
     const again = await startTestService({ dbPath });
     try {
       const props = (await again.get('/api/v1/properties/get?device=demo-001')).json as Obj;
-      assert.deepEqual(props, { 'report-mode': 'normal', 'sample-rate': 7, 'led-enabled': true });
+      assert.deepEqual(props, { ...everyDeviceDefaults, 'report-mode': 'normal', 'sample-rate': 7, 'led-enabled': true });
       const under = (await again.get(`/api/v1/devices/list?entity=${demo.location}`)).json as unknown[];
       assert.equal(under.length, 0, 'the deleted relation stays deleted');
     } finally {
@@ -99,7 +99,13 @@ describe('service catalog rows', () => {
     const t = await startTestService({ dbPath });
     try {
       const p1 = (await t.get('/api/v1/properties/get?device=demo-001')).json as Obj;
-      assert.deepEqual(p1, { 'report-mode': 'quiet', 'sample-rate': 4, 'led-enabled': false, 'admin-made': 'kept' });
+      assert.deepEqual(p1, {
+        ...everyDeviceDefaults,
+        'report-mode': 'quiet',
+        'sample-rate': 4,
+        'led-enabled': false,
+        'admin-made': 'kept',
+      });
       const d1 = (await t.get('/api/v1/devices/get?device=demo-001')).json as Obj;
       assert.equal(d1['name'], 'Renamed one');
       const d2 = (await t.get('/api/v1/devices/get?device=demo-002')).json as Obj;

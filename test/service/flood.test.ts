@@ -47,7 +47,9 @@ describe('service fair share under a flood', function () {
         `reader p99 ${f.flooded.p99} ms flooded, ${f.quiet.p99} ms quiet`,
       );
       assert.ok(f.dbGrowthMiB <= f.dbQuotaMiB, `database grew ${f.dbGrowthMiB} MiB, quota ${f.dbQuotaMiB} MiB`);
-      assert.ok(f.rssGrowthMiB < 64, `RSS grew ${f.rssGrowthMiB} MiB`);
+      // RSS is the whole mocha process's (every test file shares it, and the collector runs when it likes): 64 MiB
+      // held alone, 73 MiB once in a full run. The attack this guards against grew it by 520 MB.
+      assert.ok(f.rssGrowthMiB < 128, `RSS grew ${f.rssGrowthMiB} MiB`);
     } finally {
       await service.close();
       dir.removeCallback();

@@ -9,12 +9,13 @@
 import { strict as assert } from 'node:assert';
 import { defaultLimits } from '../../host-sim/service/limits.js';
 import { checkPropertyValues, initialProperties } from '../../host-sim/service/property-definitions.js';
-import { demo, quietHub, useTestService } from './helpers.js';
+import { demo, everyDeviceDefaults, quietHub, useTestService } from './helpers.js';
 import { RawHubClient } from './raw-hub-client.js';
 
 type Obj = Record<string, unknown>;
 const set = '/api/v1/properties/set';
-const fixtureValues = { 'report-mode': 'normal', 'sample-rate': 1, 'led-enabled': true };
+// What demo-001 has: the properties every device has, then its fixture's.
+const fixtureValues = { ...everyDeviceDefaults, 'report-mode': 'normal', 'sample-rate': 1, 'led-enabled': true };
 
 describe('service properties defined per device', () => {
   const clients: RawHubClient[] = [];
