@@ -71,10 +71,7 @@ describe('the agent commands against the local service', function () {
     assert.equal(run.code, 0, 'stopped by the signal, not by the refusal');
     const errors = errorLines(run.stderr);
     assert.equal(errors.length, 1, run.stderr);
-    assert.match(
-      errors[0]!,
-      /error config: device unknown; check the device key and restart status=403 reason="/,
-    );
+    assert.match(errors[0]!, /error config: device unknown; check the device key and restart status=403 reason="/);
   });
 
   it('Ctrl-C delivers what is queued before it stops: nothing lost', async () => {

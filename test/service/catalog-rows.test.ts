@@ -56,7 +56,12 @@ describe('service catalog rows', () => {
     const again = await startTestService({ dbPath });
     try {
       const props = (await again.get('/api/v1/properties/get?device=demo-001')).json as Obj;
-      assert.deepEqual(props, { ...everyDeviceDefaults, 'report-mode': 'normal', 'sample-rate': 7, 'led-enabled': true });
+      assert.deepEqual(props, {
+        ...everyDeviceDefaults,
+        'report-mode': 'normal',
+        'sample-rate': 7,
+        'led-enabled': true,
+      });
       const under = (await again.get(`/api/v1/devices/list?entity=${demo.location}`)).json as unknown[];
       assert.equal(under.length, 0, 'the deleted relation stays deleted');
     } finally {
