@@ -12,6 +12,7 @@ import { AgentError } from '../../src/errors.js';
 import type { HttpTransport } from '../../src/ports.js';
 import { ServiceClient, type ServiceAccess } from '../../src/service/client.js';
 import { Paths } from '../../src/wire.js';
+import type { SetupSettings } from '../../src/setup/settings.js';
 
 /** The device property that dates a provisioning (decisions 8); the dashboard compares it with the last report. */
 export const ProvisionedAtProperty = 'provisioned-at';
@@ -29,14 +30,8 @@ export async function recordProvisioning(http: HttpTransport, access: ServiceAcc
 export interface ProvisionRequest {
   board: string;
   code: string;
-  settings: {
-    serviceUrl: string;
-    deviceKey: string;
-    token: string;
-    ssid?: string;
-    password?: string;
-    caCert?: string;
-  };
+  /** What the board's `POST /setup` takes (the core's own type, src/setup/settings.ts). */
+  settings: SetupSettings;
   timeoutMs: number;
 }
 
