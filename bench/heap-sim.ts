@@ -28,6 +28,13 @@ import { fits, perChannel, summarize, type HeapSummary } from '../test/moddable/
 import { buildFirmware, canSimulate, missingSdk, root, SimRun } from '../test/moddable/mcsim.js';
 
 const CHANNELS = [8, 32];
+/**
+ * HEAP_FIXED=<slot bytes>,<chunk bytes> at ESP32 sizes (summing to at most 131,072): the simulator's heaps are
+ * fixed at that split (no increments: XS aborts when one is exhausted), the run must survive its window.
+ * The slot heap gets bytes / 16 slots; the chunk heap the bytes as given (its 64-bit chunks are larger than
+ * the ESP32's, so surviving here is the stricter test).
+ */
+const fixed = /^(\d+),(\d+)$/.exec(process.env.HEAP_FIXED ?? '');
 const WINDOW_MS = Number(process.env.HEAP_WINDOW_MS ?? 45_000);
 const dir = join(root, 'build', 'heap-sim');
 
@@ -92,7 +99,13 @@ function manifest(): string {
       platforms: {
         lin: {
           config: { file: { root: `${join(dir, 'prefs')}/` } },
-          creation: { chunk: { initial: 32768, incremental: 2048 }, heap: { initial: 2048, incremental: 128 } },
+          creation:
+            fixed === null
+              ? { chunk: { initial: 32768, incremental: 2048 }, heap: { initial: 2048, incremental: 128 } }
+              : {
+                  chunk: { initial: Number(fixed[2]), incremental: 0 },
+                  heap: { initial: Math.floor(Number(fixed[1]) / 16), incremental: 0 },
+                },
         },
       },
     }),
@@ -182,8 +195,14 @@ if (why !== undefined) {
     `fixed part (floor minus channels, the hub's TLS session included): ${kb(split.fixedBytes)}; ` +
       `per channel ${Math.round(split.perChannelBytes)} B (ESP32 sizes, chunks as upper bounds)`,
   );
+  if (fixed !== null)
+    console.log(
+      `fixed heaps (ESP32 sizes) slots ${fixed[1]} B + chunks ${fixed[2]} B: the firmware ran ${WINDOW_MS / 1000} s ` +
+        `for each channel count over TLS with the hub open, no abort`,
+    );
   console.log(
     JSON.stringify({
+      ...(fixed === null ? {} : { fixedHeap: { slotBytes: Number(fixed[1]), chunkBytes: Number(fixed[2]) } }),
       windowMs: WINDOW_MS,
       esp32StaticBytes: 131_072,
       runs: runs.map((r) => ({ ...r, fit: fits(r.reserved, r.floor) })),
