@@ -11,8 +11,10 @@
 // dependency pulled into the bundle, a table duplicated) without failing CI
 // merely because the agent's planned parts land. Where the Moddable SDK's xsc
 // is present (MODDABLE set), the bundle is also compiled to XS bytecode and the
-// size of what goes to flash is printed and checked against its own budget.
-// Last line: one JSON object.
+// size of what goes to flash is printed and checked against its own budget,
+// and the whole image's XS code is reported (size-image.mjs: our bundle plus
+// every SDK module the manifest links, from the SDK's own lin build): a figure,
+// not a gate. Last line: one JSON object.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { gzipSync } from 'node:zlib';
 import { rollup } from 'rollup';
 import terser from '@rollup/plugin-terser';
 import config, { firmwareInputs } from '../rollup.config.mjs';
+import { imageCode } from './size-image.mjs';
 import { partOf, partSizes } from './size-parts.mjs';
 
 const AIM_BYTES = 40 * 1024;
@@ -96,6 +99,16 @@ const figures = {
   xsBytecodeBudgetBytes: XS_BUDGET_BYTES,
   external: plain.imports,
 };
+const image = imageCode(root, plain.code);
+figures.image =
+  image.skipped === undefined
+    ? {
+        totalBytes: image.totalBytes,
+        oursBytes: image.oursBytes,
+        sdkBytes: image.sdkBytes,
+        modules: Object.fromEntries(image.modules.map((m) => [m.module, m.bytes])),
+      }
+    : { skipped: image.skipped };
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const margin = AIM_BYTES - figures.minifiedBytes;
 console.log(`firmware bundle: ${figures.modules} modules, ${kib(figures.bundleBytes)} plain`);
@@ -126,6 +139,20 @@ console.log(
         `pins-only ${kib(figures.pinsOnlyXsBytecodeBytes)}`,
 );
 console.log(`external (linked by mcconfig): ${figures.external.join(', ')}`);
+if (image.skipped !== undefined) console.log(`whole image XS code: not measured (${image.skipped})`);
+else {
+  const ours = image.modules.filter((m) => m.ours);
+  console.log(
+    `whole image XS code (mcconfig -p lin release build, ${image.modules.length} modules): ${image.totalBytes} B = ` +
+      `ours ${image.oursBytes} B (${ours.map((m) => `${m.module} ${m.bytes}`).join(', ')}) + ` +
+      `SDK ${image.sdkBytes} B; largest SDK modules: ` +
+      image.modules
+        .filter((m) => !m.ours)
+        .slice(0, 6)
+        .map((m) => `${m.module} ${m.bytes}`)
+        .join(', '),
+  );
+}
 console.log(JSON.stringify(figures));
 if (figures.minifiedBytes > BUDGET_BYTES) {
   console.error(`size:check: ${figures.minifiedBytes} bytes minified is over the ${BUDGET_BYTES}-byte budget`);

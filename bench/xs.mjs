@@ -40,8 +40,12 @@
 //   8, 32 and 128 channels, each in a fresh worker with a 0-channel worker's
 //   figures (xsnap's and the bench's own baseline) subtracted: live slots per
 //   channel after a GC, live bytes per channel (the size of an xsnap snapshot:
-//   slots and chunks), and slots allocated per steady sample (garbage). The
-//   peer is the same bundle on Node (heapUsed per channel, fresh vm context).
+//   slots and chunks), and slots allocated per steady scan tick (garbage: the
+//   0-channel worker's own, the harness's async loop, printed beside it). The
+//   scan tick re-arms the scheduler's one reusable timer (`Clock.timer`;
+//   FakeClock re-arms it in place, as a board's `Timer.schedule` does: the
+//   board adapter's arming is metered at 0 slots by test:firmware).
+//   The peer is the same bundle on Node (heapUsed per channel, fresh vm context).
 // - flash (bench/xs/flash-compare.mjs): store bytes written per record
 //   delivered, writes, deletes, keys and writes per hour, online and during 10
 //   and 40 min outages, ring outbox and bench:field's write-through peer, on XS
@@ -174,6 +178,7 @@ const steadyScans = {};
         slotsPerChannel * SLOT_BYTES_ESP32 + (bytesPerChannel - slotsPerChannel * SLOT_BYTES_HOST),
       ),
       garbageSlotsPerSteadyScan: +(x.slotsPerScan - base.slotsPerScan).toFixed(1),
+      harnessSlotsPerScan: +base.slotsPerScan.toFixed(1),
       nodeHeapBytesPerChannel: Math.round((node.bytes - nodeBase.bytes) / n),
     };
     steadyScans[n] = x.slotsPerScan;
@@ -230,7 +235,7 @@ for (const [n, h] of Object.entries(heap)) {
   console.log(
     `XS  : ${n} channels: ${h.liveSlotsPerChannel} live slots/channel, ${h.liveBytesPerChannelSnapshot} B/channel ` +
       `(snapshot; chunks ${h.chunkBytesPerChannel} B), ~${h.liveBytesPerChannelEsp32} B/channel on ESP32; ` +
-      `${h.garbageSlotsPerSteadyScan} slots of garbage per steady scan tick; ` +
+      `${h.garbageSlotsPerSteadyScan} slots of garbage per steady scan tick (harness alone ${h.harnessSlotsPerScan}); ` +
       `Node ${h.nodeHeapBytesPerChannel} B/channel (ratio XS ESP32 / Node ${(h.liveBytesPerChannelEsp32 / h.nodeHeapBytesPerChannel).toFixed(2)})`,
   );
 }

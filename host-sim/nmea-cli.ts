@@ -130,7 +130,15 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`nmea: cannot read ${file ?? 'standard input'}: ${why}\n`);
     return 1;
   }
-  const clock = { monotonicMs: () => 0, wallMs: () => 0, setTimer: () => ({}), clearTimer: () => undefined };
+  // A replayed file has no time of its own: the tracker reads monotonic time only (its fix timeout).
+  const idle = { schedule: () => undefined, unschedule: () => undefined };
+  const clock = {
+    monotonicMs: () => 0,
+    wallMs: () => 0,
+    setTimer: () => ({}),
+    clearTimer: () => undefined,
+    timer: () => idle,
+  };
   let epochs = 0;
   const date = new EpochDate();
   const write = (t: EpochView): void => {

@@ -28,6 +28,20 @@ export interface Clock {
   setTimer(callback: () => void, delayMs: number): TimerHandle;
   /** Cancels a timer; a handle that already fired or was cleared is ignored. */
   clearTimer(handle: TimerHandle): void;
+  /**
+   * A timer made once and armed again and again (the scheduler's wake-up): on a
+   * board, arming it allocates nothing (Moddable's `Timer.schedule`), where
+   * `setTimer` makes a host timer and a closure each time. Made disarmed.
+   */
+  timer(callback: () => void): ReusableTimer;
+}
+
+/** A timer that is re-armed rather than made anew (`Clock.timer`). */
+export interface ReusableTimer {
+  /** Calls the callback once after `delayMs` milliseconds, replacing an earlier arming. */
+  schedule(delayMs: number): void;
+  /** Disarms it; a disarmed timer never fires until `schedule` arms it again. */
+  unschedule(): void;
 }
 
 /** A digital input pin (ECMA-419 `embedded:io/digital`, input mode). */

@@ -10,7 +10,7 @@
  * late and never early; timers due on the same tick fire in the order they were
  * armed. Callbacks that throw are counted (`failures`) and do not stop the tick.
  */
-import type { Clock, TimerHandle } from '../../src/ports.js';
+import type { Clock, ReusableTimer, TimerHandle } from '../../src/ports.js';
 
 interface WheelTimer extends TimerHandle {
   callback: (() => void) | undefined;
@@ -38,7 +38,8 @@ export class TimerWheel implements Clock {
   fired = 0;
 
   constructor(
-    private readonly base: Clock,
+    /** The host's clock: its one-shot timers drive the wheel. */
+    private readonly base: Pick<Clock, 'monotonicMs' | 'wallMs' | 'setTimer' | 'clearTimer'>,
     options: TimerWheelOptions = {},
   ) {
     this.tickMs = options.tickMs ?? 10;
@@ -82,6 +83,22 @@ export class TimerWheel implements Clock {
     timer.callback = undefined; // removed lazily when its bucket is swept
     this.count--;
     if (this.count === 0) this.disarm();
+  }
+
+  /** A reusable timer on the wheel: each arming is one wheel timer (O(1), like `setTimer`). */
+  timer(callback: () => void): ReusableTimer {
+    let handle: TimerHandle | undefined;
+    const unschedule = (): void => {
+      if (handle !== undefined) this.clearTimer(handle);
+      handle = undefined;
+    };
+    return {
+      schedule: (delayMs) => {
+        unschedule();
+        handle = this.setTimer(callback, delayMs);
+      },
+      unschedule,
+    };
   }
 
   private tickOf(ms: number): number {

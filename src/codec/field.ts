@@ -110,7 +110,9 @@ export function readBits(
 }
 
 const scratchBits: Bits64 = { hi: 0, lo: 0 };
-const view = new DataView(new ArrayBuffer(8));
+// Made at first use: a board preloads the firmware's module into flash, where a buffer made at load is read-only.
+let scratchView: DataView | undefined;
+const floats = (): DataView => (scratchView ??= new DataView(new ArrayBuffer(8)));
 
 /** Decodes the layout's field of `window`, its offset counted from window bit `atBits`. */
 export function decodeData(window: Uint8Array, layout: DataLayout, atBits = 0, packed = false): Decoded {
@@ -126,6 +128,7 @@ export function decodeBits({ hi, lo }: Bits64, sizeBits: number, type: DataType)
   if (type === 'bool') return (hi | lo) !== 0;
   if (!isIntegerType(type)) {
     // A float32 is the low half (bytes 4..7), a float64 both.
+    const view = floats();
     view.setUint32(0, hi);
     view.setUint32(4, lo);
     const x = type === 'float32' ? view.getFloat32(4) : view.getFloat64(0);
@@ -175,6 +178,7 @@ function toBits(value: Value, type: DataType, sizeBits: number): Bits64 | Failur
     const f32 = type === 'float32';
     if (!Number.isFinite(f32 ? Math.fround(value) : value)) return OUT_OF_RANGE;
     // As decodeBits reads them: a float32 in the low half, a float64 across both.
+    const view = floats();
     if (f32) view.setFloat32(4, value);
     else view.setFloat64(0, value);
     return bits(f32 ? 0 : view.getUint32(0), view.getUint32(4));

@@ -41,10 +41,12 @@ export function stampTail(unixMs: number): string {
  * The opening of each name's records per lane, `{"channel":"temp.reported"` or `{"metric":"gps"`,
  * made once, not per sample; bounded (a device has few channels, an application may invent metrics).
  */
-const openings: Record<Lane, Map<string, string>> = { s: new Map(), m: new Map() };
+let openings: Record<Lane, Map<string, string>> | undefined;
 
 function opening(lane: Lane, name: string): string {
-  const names = openings[lane];
+  // Made at first use, not when the module loads: a board's firmware preloads its module into flash,
+  // where a Map made at load is read-only (docs/moddable.md, "Heap on an ESP32").
+  const names = (openings ??= { s: new Map(), m: new Map() })[lane];
   let text = names.get(name);
   if (text === undefined) {
     if (names.size >= 512) names.clear();

@@ -3,11 +3,12 @@
  * drift: every task has a deadline that advances by whole intervals from its
  * start, so a late timer never shifts later scans, and scans missed while the
  * host was busy are skipped, not bunched. One timer is armed for the
- * earliest deadline; a wake-up allocates nothing beyond the host's timer.
+ * earliest deadline, one reusable host timer re-armed on every wake-up
+ * (`Clock.timer`): a steady wake-up allocates nothing, on a board neither.
  * A task carries its own period and deadline (no wrapper object per task: the
  * heap per channel on XS).
  */
-import type { Clock, TimerHandle } from '../ports.js';
+import type { Clock, ReusableTimer } from '../ports.js';
 
 /**
  * Something scanned periodically. `nowMs` is the monotonic time of the wake-up.
@@ -22,12 +23,14 @@ export interface ScanTask {
 export class Scheduler {
   readonly #tasks: ScanTask[] = [];
   readonly #clock: Clock;
-  #timer: TimerHandle | undefined;
+  readonly #timer: ReusableTimer;
+  /** The deadline the timer is armed for; Infinity while disarmed. */
   #timerDueMs = Infinity;
   #running = false;
 
   constructor(clock: Clock) {
     this.#clock = clock;
+    this.#timer = clock.timer(this.#wake);
   }
 
   /** Adds a task whose first scan is due now. */
@@ -61,17 +64,14 @@ export class Scheduler {
     const tasks = this.#tasks;
     // An indexed loop: for-of would allocate an iterator per wake-up.
     for (let i = 0; this.#running && i < tasks.length; i++) if (tasks[i]!.dueMs < earliest) earliest = tasks[i]!.dueMs;
-    if (earliest === this.#timerDueMs && this.#timer !== undefined) return;
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
-    this.#timer = undefined;
+    if (earliest === this.#timerDueMs) return;
     this.#timerDueMs = earliest;
-    if (earliest === Infinity) return;
-    this.#timer = this.#clock.setTimer(this.#wake, Math.max(0, earliest - this.#clock.monotonicMs()));
+    if (earliest === Infinity) this.#timer.unschedule();
+    else this.#timer.schedule(Math.max(0, earliest - this.#clock.monotonicMs()));
   }
 
   /** Bound once: the timer callback must not allocate a closure per wake-up. */
   readonly #wake = (): void => {
-    this.#timer = undefined;
     this.#timerDueMs = Infinity;
     if (!this.#running) return;
     const now = this.#clock.monotonicMs();

@@ -6,7 +6,7 @@
  */
 import Time from 'time';
 import Timer from 'timer';
-import type { Clock, TimerHandle } from '../../src/ports.js';
+import type { Clock, ReusableTimer, TimerHandle } from '../../src/ports.js';
 import { TickUnwrapper } from './ticks.js';
 
 export class ModdableClock implements Clock {
@@ -31,6 +31,25 @@ export class ModdableClock implements Clock {
 
   clearTimer(handle: TimerHandle): void {
     Timer.clear(handle as Timer);
+  }
+
+  /**
+   * One SDK timer, made once and kept: a repeating one, unscheduled before each
+   * callback, so that it fires once per arming. Arming is `Timer.schedule` with
+   * equal initial and repeat intervals: a repeat of 0 would make the SDK clear
+   * the timer when a callback that re-armed it returns, and on lin (glib)
+   * unequal ones re-armed inside the callback would fire twice. Allocates nothing.
+   */
+  timer(callback: () => void): ReusableTimer {
+    const t = Timer.repeat(() => {
+      Timer.schedule(t);
+      callback();
+    }, 1);
+    Timer.schedule(t);
+    return {
+      schedule: (delayMs) => Timer.schedule(t, (delayMs = Math.max(1, delayMs)), delayMs),
+      unschedule: () => Timer.schedule(t),
+    };
   }
 
   /** Sets the board's wall clock (Unix milliseconds), e.g. from SNTP or a `Date` header. */

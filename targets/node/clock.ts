@@ -1,9 +1,10 @@
 /**
  * The Clock port on Node: monotonic time from `performance.now()`, wall time
- * from `Date.now()`, timers from `setTimeout`.
+ * from `Date.now()`, timers from `setTimeout` (a reusable timer is a new
+ * `setTimeout` per arming: Node's heap does not need the board's economy).
  */
 import { performance } from 'node:perf_hooks';
-import type { Clock, TimerHandle } from '../../src/ports.js';
+import type { Clock, ReusableTimer, TimerHandle } from '../../src/ports.js';
 
 interface NodeTimer extends TimerHandle {
   timeout: NodeJS.Timeout;
@@ -25,5 +26,26 @@ export class NodeClock implements Clock {
 
   clearTimer(handle: TimerHandle): void {
     clearTimeout((handle as NodeTimer).timeout);
+  }
+
+  timer(callback: () => void): ReusableTimer {
+    let timeout: NodeJS.Timeout | undefined;
+    const unschedule = (): void => {
+      if (timeout !== undefined) clearTimeout(timeout);
+      timeout = undefined;
+    };
+    return {
+      schedule(delayMs) {
+        unschedule();
+        timeout = setTimeout(
+          () => {
+            timeout = undefined;
+            callback();
+          },
+          Math.max(0, delayMs),
+        );
+      },
+      unschedule,
+    };
   }
 }

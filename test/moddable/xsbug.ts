@@ -20,6 +20,10 @@ export class XsbugLog {
   readonly lines: string[] = [];
   /** Largest sampled value of each instrument, by name (bytes for the heaps and the stack). */
   readonly peaks = new Map<string, number>();
+  /** Every sample, by instrument name, in arrival order (about one a second), when `keepSamples` is set. */
+  readonly samples: Array<Record<string, number>> = [];
+  /** Keep every sample in `samples` (the heap bench reads them), not only the peaks. */
+  keepSamples = false;
   private instruments: string[] = [];
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
@@ -55,10 +59,14 @@ export class XsbugLog {
         const names = /<instruments>([\s\S]*?)<\/instruments>/.exec(message);
         if (names !== null) this.instruments = [...(names[1] ?? '').matchAll(/name="([^"]*)"/g)].map((n) => n[1] ?? '');
         for (const m of message.matchAll(/<samples>([^<]*)<\/samples>/g)) {
+          const sample: Record<string, number> = {};
           (m[1] ?? '').split(',').forEach((v, i) => {
             const name = this.instruments[i];
-            if (name !== undefined) this.peaks.set(name, Math.max(this.peaks.get(name) ?? 0, Number(v)));
+            if (name === undefined) return;
+            sample[name] = Number(v);
+            this.peaks.set(name, Math.max(this.peaks.get(name) ?? 0, Number(v)));
           });
+          if (this.keepSamples) this.samples.push(sample);
         }
         for (const m of message.matchAll(/<log([^>]*)>([\s\S]*?)<\/log>/g)) {
           // An exception report names where it was thrown.

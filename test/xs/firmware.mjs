@@ -12,6 +12,7 @@
 // Prints the flash writes it counted; exits non-zero on any failure.
 // FIRMWARE_LOG=1 shows the firmware's log; arguments run only the cases whose
 // name contains one of them (the service scenarios depend on each other).
+import { clockCases } from './firmware-clock.mjs';
 import { failureModes, provisioning } from './firmware-faults.mjs';
 import { firmwareScript } from './firmware-host.mjs';
 import { cleanup, scenarios } from './firmware-service.mjs';
@@ -50,6 +51,7 @@ try {
   );
   await runAll('the SDK failure modes through the adapters', failureModes);
   await runAll('provisioning', provisioning);
+  await runAll("the board clock's reusable timer", clockCases);
   await runAll('the firmware against the local service', scenarios);
   await runAll('setup mode (main-setup.ts)', setupMode);
 } finally {

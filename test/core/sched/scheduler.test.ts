@@ -75,6 +75,35 @@ describe('scheduler', () => {
     assert.deepEqual(a.at, [0, 100, 600, 1150], 'a restart scans the overdue task once, at once');
   });
 
+  it('keeps one reusable host timer, re-armed on every wake-up, never a new one (0 garbage per tick on a board)', () => {
+    const clock = new FakeClock();
+    const made = { timers: 0, oneShots: 0, armings: 0 };
+    const counting = {
+      monotonicMs: () => clock.monotonicMs(),
+      wallMs: () => clock.wallMs(),
+      setTimer: (callback: () => void, delayMs: number) => (made.oneShots++, clock.setTimer(callback, delayMs)),
+      clearTimer: (handle: Parameters<FakeClock['clearTimer']>[0]) => clock.clearTimer(handle),
+      timer: (callback: () => void) => {
+        made.timers++;
+        const t = clock.timer(callback);
+        return { schedule: (ms: number) => (made.armings++, t.schedule(ms)), unschedule: () => t.unschedule() };
+      },
+    };
+    const s = new Scheduler(counting);
+    const a = new Recorder(clock);
+    const b = new Recorder(clock);
+    s.add(a, 100);
+    s.add(b, 300);
+    s.start();
+    clock.advance(1000);
+    assert.equal(a.at.length, 11);
+    assert.deepEqual(b.at, [0, 300, 600, 900]);
+    // One arming at start, one per wake-up (0, 100, ..., 1000 ms).
+    assert.deepEqual(made, { timers: 1, oneShots: 0, armings: 12 }, JSON.stringify(made));
+    s.stop();
+    assert.equal(clock.pending, 0, 'stop disarms it');
+  });
+
   it('refuses a non-positive interval', () => {
     const s = new Scheduler(new FakeClock());
     let threw = false;

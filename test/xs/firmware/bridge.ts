@@ -99,7 +99,9 @@ export function deliver(events: readonly NetEvent[]): void {
 
 interface VirtualTimer {
   id: number;
+  /** Infinity while unscheduled (`Timer.schedule(timer)`). */
   dueMs: number;
+  /** 0: a one-shot, cleared when its callback returns; -1: unscheduled. */
   repeatMs: number;
   callback: (timer: unknown) => void;
   handle: object;
@@ -114,9 +116,12 @@ export const time = {
 
 const timers: VirtualTimer[] = [];
 let timerIds = 1;
+/** SDK timers made (`Timer.set`, `Timer.repeat`) since boot: a reused timer is made once. */
+export const timerCounts = { made: 0 };
 
 export function addTimer(callback: (timer: unknown) => void, delayMs: number, repeatMs: number, handle: object): void {
   removeTimer(handle);
+  timerCounts.made++;
   timers.push({ id: timerIds++, dueMs: time.nowMs + Math.max(0, delayMs), repeatMs, callback, handle });
 }
 
@@ -125,10 +130,35 @@ export function removeTimer(handle: object): void {
   if (at >= 0) timers.splice(at, 1);
 }
 
+/**
+ * `Timer.schedule` as the SDK's (modules/base/timer, mc): without a delay the
+ * timer is unscheduled (kept, never fires); with one it fires after `delayMs`,
+ * then every `repeatMs`, or once when the repeat is 0. A timer already cleared
+ * (a one-shot that fired) throws, as the SDK's host-data check does.
+ */
+export function scheduleTimer(handle: object, delayMs?: number, repeatMs = 0): void {
+  // An indexed loop, no closure: the slot meter checks that arming allocates nothing.
+  let t: VirtualTimer | undefined;
+  for (let i = 0; i < timers.length && t === undefined; i++) if (timers[i]!.handle === handle) t = timers[i];
+  if (t === undefined) throw new Error('Timer.schedule: not a live timer');
+  if (delayMs === undefined) {
+    t.dueMs = Infinity;
+    t.repeatMs = -1;
+    return;
+  }
+  t.id = timerIds++;
+  t.dueMs = time.nowMs + Math.max(0, delayMs);
+  t.repeatMs = repeatMs;
+}
+
 function nextTimer(): VirtualTimer | undefined {
   let next: VirtualTimer | undefined;
   for (const t of timers)
-    if (next === undefined || t.dueMs < next.dueMs || (t.dueMs === next.dueMs && t.id < next.id)) next = t;
+    if (
+      t.dueMs !== Infinity &&
+      (next === undefined || t.dueMs < next.dueMs || (t.dueMs === next.dueMs && t.id < next.id))
+    )
+      next = t;
   return next;
 }
 
@@ -136,6 +166,9 @@ function nextTimer(): VirtualTimer | undefined {
  * Advances virtual time by at most `ms`: to the earliest timer due in that span,
  * which runs alone (the host ends the crank after it, so promise jobs run between
  * two timers as they do on a device), or to now + ms when none is due.
+ * As on a board, a repeating timer's next time is set before its callback, and
+ * a timer whose repeat is 0 when its callback returns is cleared (even if the
+ * callback re-armed it with `Timer.schedule(timer, delay)`).
  * Returns the virtual time of the next timer, or -1 when there is none.
  */
 export function step(ms: number): number {
@@ -143,8 +176,11 @@ export function step(ms: number): number {
   if (t !== undefined && t.dueMs <= time.nowMs + ms) {
     time.nowMs = Math.max(time.nowMs, t.dueMs);
     if (t.repeatMs > 0) t.dueMs = time.nowMs + t.repeatMs;
-    else removeTimer(t.handle);
-    t.callback(t.handle);
+    try {
+      t.callback(t.handle);
+    } finally {
+      if (t.repeatMs === 0) removeTimer(t.handle);
+    }
   } else {
     time.nowMs += ms;
   }

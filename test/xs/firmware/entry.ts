@@ -12,7 +12,8 @@ import main from '../../../targets/moddable/main.js';
 import mainPins from '../../../targets/moddable/main-pins.js';
 import mainSetup from '../../../targets/moddable/main-setup.js';
 import { moddableWebSockets } from '../../../targets/moddable/websocket.js';
-import { command, decoder, deliver, encoder, fromLatin1, step, time, type NetEvent } from './bridge.js';
+import type { ReusableTimer } from '../../../src/ports.js';
+import { command, decoder, deliver, encoder, fromLatin1, step, time, timerCounts, type NetEvent } from './bridge.js';
 import { Request } from './fake-http.js';
 import { config, flash } from './fake-host.js';
 import { platform, type Flavor } from './fake-socket.js';
@@ -29,6 +30,7 @@ interface BootOptions {
 }
 
 const g = globalThis as unknown as Record<string, unknown>;
+let rearmed: ReusableTimer | undefined;
 const harden = g.harden as (value: unknown) => void;
 
 function install(): void {
@@ -84,6 +86,28 @@ g.__fw = {
   step(ms: number): void {
     step(ms);
     command({ t: 'now', nowMs: time.nowMs });
+  },
+  /**
+   * The board clock's reusable timer on the fake `timer` module: armed with the
+   * first of `delaysMs`, re-armed from its own callback with each next one (as
+   * the scheduler does), then left; reports every firing and the SDK timers made.
+   */
+  reusableTimer(tag: string, delaysMs: number[]): void {
+    const made = timerCounts.made;
+    const fired: number[] = [];
+    let next = 1;
+    const timer = new ModdableClock().timer(() => {
+      fired.push(time.nowMs);
+      if (next < delaysMs.length) timer.schedule(delaysMs[next++]!);
+      report(tag, { fired: fired.slice(), made: timerCounts.made - made });
+    });
+    timer.schedule(delaysMs[0]!);
+  },
+  /** Arms one reusable timer `count` times, then disarms it: the host reads the slot meter around it. */
+  rearm(count: number): void {
+    rearmed ??= new ModdableClock().timer(() => undefined);
+    for (let i = 0; i < count; i++) rearmed.schedule(1000 + i);
+    rearmed.unschedule();
   },
   /** One request through the firmware's HTTP adapter. */
   request(tag: string, url: string, method: string, body?: string, caDer?: string): void {

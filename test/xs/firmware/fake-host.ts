@@ -3,7 +3,7 @@
  * `preference`, `Resource`, `sntp`, `embedded:io/serial` and `mc/config`, on
  * the virtual clock and the host channel of bridge.ts.
  */
-import { addTimer, command, removeTimer, time } from './bridge.js';
+import { addTimer, command, removeTimer, scheduleTimer, time } from './bridge.js';
 
 type TimerCallback = (timer: unknown) => void;
 
@@ -16,6 +16,10 @@ export class Timer {
   }
   static repeat(callback: TimerCallback, intervalMs: number): object {
     return Timer.set(callback, intervalMs, intervalMs);
+  }
+  /** Re-arms (`delayMs`, `repeatMs`) or, without a delay, unschedules a live timer. */
+  static schedule(handle: object, delayMs?: number, repeatMs?: number): void {
+    scheduleTimer(handle, delayMs, repeatMs);
   }
   static clear(handle: unknown): void {
     if (typeof handle === 'object' && handle !== null) removeTimer(handle);

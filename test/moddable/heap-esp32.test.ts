@@ -1,0 +1,96 @@
+/**
+ * The heap bench's arithmetic and its input, without the SDK: mcsim's 64-bit
+ * instruments at ESP32 sizes (test/moddable/heap-esp32.ts), and the xsbug
+ * endpoint keeping every instrument sample a machine sends (xsbug.ts), over a
+ * real TCP connection in the xsbug protocol's own XML.
+ */
+import { strict as assert } from 'node:assert';
+import { connect } from 'node:net';
+import {
+  ESP32_STATIC_BYTES,
+  fits,
+  perChannel,
+  reservedEsp32,
+  summarize,
+  usedEsp32,
+  type Sample,
+} from './heap-esp32.js';
+import { XsbugLog } from './xsbug.js';
+
+const sample = (slotUsed: number, chunkUsed: number, gcs = 0): Sample => ({
+  'Chunk used': chunkUsed,
+  'Chunk available': 65536,
+  'Slot used': slotUsed,
+  'Slot available': 4096 * 32,
+  'Garbage collections': gcs,
+});
+
+describe('heap at ESP32 sizes (mcsim instruments)', () => {
+  it('halves slot bytes (32 B slots in mcsim, 16 B on the ESP32) and keeps chunk bytes as the upper bound', () => {
+    assert.deepEqual(usedEsp32(sample(3200 * 32, 40_000)), {
+      slotBytes: 3200 * 16,
+      chunkBytes: 40_000,
+      totalBytes: 3200 * 16 + 40_000,
+    });
+    assert.deepEqual(reservedEsp32(sample(0, 0)), { slotBytes: 4096 * 16, chunkBytes: 65536, totalBytes: 131_072 });
+  });
+
+  it('summarizes a run: floor, peak in use, reserved at the end, collections summed over the window', () => {
+    const s = summarize([sample(1000 * 32, 20_000, 5), sample(1500 * 32, 30_000, 6), sample(900 * 32, 21_000, 9)]);
+    assert.equal(s.samples, 3);
+    assert.equal(s.floor.totalBytes, 900 * 16 + 21_000, 'the lowest in total, not the first');
+    assert.equal(s.peakUsed.totalBytes, 1500 * 16 + 30_000);
+    assert.equal(s.reserved.totalBytes, 131_072);
+    assert.equal(s.collections, 20, 'counted per sample interval, summed');
+  });
+
+  it('refuses no samples and samples without the heap instruments', () => {
+    assert.throws(() => summarize([]), /no instrument samples/);
+    assert.throws(() => usedEsp32({ 'Slot used': 32 }), /Chunk used/);
+  });
+
+  it('holds a heap against creation.static and the SDK handshake room (10 KB chunks + 6 KB slots)', () => {
+    const need = { slotBytes: 60_000, chunkBytes: 60_000, totalBytes: 120_000 };
+    assert.deepEqual(fits(need, need), { fits: true, spareBytes: ESP32_STATIC_BYTES - 120_000, handshakeRoom: false });
+    const floor = { slotBytes: 50_000, chunkBytes: 50_000, totalBytes: 100_000 };
+    assert.equal(fits(need, floor).handshakeRoom, true);
+    assert.equal(fits({ ...need, totalBytes: 140_000 }, floor).fits, false);
+  });
+
+  it('splits two floors into a fixed part and a cost per channel', () => {
+    const at = (channels: number, totalBytes: number) => ({
+      channels,
+      floor: { slotBytes: 0, chunkBytes: totalBytes, totalBytes },
+    });
+    assert.deepEqual(perChannel(at(8, 58_000), at(32, 82_000)), { fixedBytes: 50_000, perChannelBytes: 1000 });
+    assert.throws(() => perChannel(at(8, 1), at(8, 2)), /two different channel counts/);
+  });
+
+  it('xsbug keeps every instrument sample by name when asked (the protocol as XS sends it)', async () => {
+    const log = new XsbugLog();
+    log.keepSamples = true;
+    const port = await log.listen();
+    const socket = connect(port, '127.0.0.1');
+    try {
+      const got = new Promise<void>((resolve) => {
+        log.onEvent = () => {
+          if (log.samples.length === 2) resolve();
+        };
+      });
+      socket.write(
+        '<xsbug><instruments><instrument name="Timers" value=" timers"/><instrument name="Chunk used" value=" / "/>' +
+          '<instrument name="Slot used" value=" / "/></instruments></xsbug>\r\n' +
+          '<xsbug><samples>1,100,3200</samples></xsbug>\r\n<xsbug><samples>2,90,6400</samples></xsbug>\r\n',
+      );
+      await got;
+      assert.deepEqual(log.samples, [
+        { Timers: 1, 'Chunk used': 100, 'Slot used': 3200 },
+        { Timers: 2, 'Chunk used': 90, 'Slot used': 6400 },
+      ]);
+      assert.equal(log.peaks.get('Slot used'), 6400);
+    } finally {
+      socket.destroy();
+      await log.close();
+    }
+  });
+});

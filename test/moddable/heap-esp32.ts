@@ -1,0 +1,101 @@
+/**
+ * The Moddable simulator's heap instruments at ESP32 sizes (docs/moddable.md,
+ * "Heap on an ESP32"). mcsim is a 64-bit XS: its "Slot used" / "Slot available"
+ * are slots x 32 B (sizeof(txSlot), xsDebug.c fxSampleInstrumentation), 16 B on
+ * the ESP32's 32-bit XS; "Chunk used" / "Chunk available" are chunk bytes with a
+ * 16 B header per chunk (8 B on the ESP32) and pointer-sized content (array
+ * element slots, Map tables) twice the ESP32's. The instruments give no chunk
+ * count, so the chunk bytes are kept as measured: at ESP32 sizes they are at
+ * most that (an upper bound), never more. Node only; no SDK needed.
+ */
+
+/** One instrument sample as XsbugLog keeps it (names of xsDebug.c). */
+export type Sample = Record<string, number>;
+
+export const SLOT_BYTES_SIM = 32;
+export const SLOT_BYTES_ESP32 = 16;
+/** The ESP32's `creation.static` in manifest.json: chunks and slots share it. */
+export const ESP32_STATIC_BYTES = 131_072;
+/** What the SDK asks to be free when a TLS handshake starts (documentation/network/securesocket.md). */
+export const HANDSHAKE_ROOM = { chunkBytes: 10 * 1024, slotBytes: 6 * 1024 } as const;
+
+/** A heap figure at ESP32 sizes: slots exact, chunks an upper bound. */
+export interface Esp32Heap {
+  slotBytes: number;
+  chunkBytes: number;
+  totalBytes: number;
+}
+
+function esp32(slotBytesSim: number, chunkBytesSim: number): Esp32Heap {
+  const slotBytes = (slotBytesSim / SLOT_BYTES_SIM) * SLOT_BYTES_ESP32;
+  return { slotBytes, chunkBytes: chunkBytesSim, totalBytes: slotBytes + chunkBytesSim };
+}
+
+function field(sample: Sample, name: string): number {
+  const value = sample[name];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`heap: sample without "${name}"`);
+  return value;
+}
+
+/** In use when sampled (live plus garbage not yet collected), at ESP32 sizes. */
+export function usedEsp32(sample: Sample): Esp32Heap {
+  return esp32(field(sample, 'Slot used'), field(sample, 'Chunk used'));
+}
+
+/**
+ * What the machine had reserved when sampled, at ESP32 sizes: XS grows its
+ * heaps only after collections leave less than an increment free twice in a row
+ * (xsMemory.c), so with small increments this is the peak live heap plus at
+ * most two increments: what a fixed heap must hold.
+ */
+export function reservedEsp32(sample: Sample): Esp32Heap {
+  return esp32(field(sample, 'Slot available'), field(sample, 'Chunk available'));
+}
+
+/** A run's heap at ESP32 sizes from its samples (at least one). */
+export interface HeapSummary {
+  samples: number;
+  /** Lowest in-use sample (the floor: what stays, with the least garbage seen). */
+  floor: Esp32Heap;
+  /** Highest in-use sample. */
+  peakUsed: Esp32Heap;
+  /** Reserved at the end (the heaps never shrink): the peak live heap plus at most two increments. */
+  reserved: Esp32Heap;
+  collections: number;
+}
+
+export function summarize(samples: readonly Sample[]): HeapSummary {
+  if (samples.length === 0) throw new Error('heap: no instrument samples');
+  const used = samples.map(usedEsp32);
+  const lowest = used.reduce((a, b) => (b.totalBytes < a.totalBytes ? b : a));
+  const highest = used.reduce((a, b) => (b.totalBytes > a.totalBytes ? b : a));
+  const last = samples[samples.length - 1]!;
+  return {
+    samples: samples.length,
+    floor: lowest,
+    peakUsed: highest,
+    reserved: reservedEsp32(last),
+    // The instrument counts the collections since the sample before (modInstrumentation resets it).
+    collections: samples.reduce((n, s) => n + field(s, 'Garbage collections'), 0),
+  };
+}
+
+/** Whether `need` fits the ESP32's static heap, and whether `floor` leaves the SDK's handshake room. */
+export function fits(need: Esp32Heap, floor: Esp32Heap): { fits: boolean; spareBytes: number; handshakeRoom: boolean } {
+  const spareBytes = ESP32_STATIC_BYTES - need.totalBytes;
+  const room = HANDSHAKE_ROOM.chunkBytes + HANDSHAKE_ROOM.slotBytes;
+  return { fits: spareBytes >= 0, spareBytes, handshakeRoom: ESP32_STATIC_BYTES - floor.totalBytes >= room };
+}
+
+/**
+ * The fixed part (what does not grow with the channel count) and the cost per
+ * channel, from the floors of two runs of `few` and `many` channels.
+ */
+export function perChannel(
+  few: { channels: number; floor: Esp32Heap },
+  many: { channels: number; floor: Esp32Heap },
+): { fixedBytes: number; perChannelBytes: number } {
+  if (!(many.channels > few.channels)) throw new Error('heap: need two different channel counts');
+  const perChannelBytes = (many.floor.totalBytes - few.floor.totalBytes) / (many.channels - few.channels);
+  return { fixedBytes: few.floor.totalBytes - few.channels * perChannelBytes, perChannelBytes };
+}
