@@ -12,7 +12,7 @@
  * when the server answers `newSession`/`resumeSession` (Node's session cache is
  * external). Kept here in memory, bounded (MAX_SESSIONS, oldest out first).
  */
-import type { Server as NetServer } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
 import type { Server as TlsServer, TLSSocket } from 'node:tls';
 
 /** The bound of the session cache (one entry per client session, about 100 B each). */
@@ -27,15 +27,29 @@ export interface ConnectionCounts {
   readonly resumed: number;
   /** TCP connections open now. */
   readonly open: number;
+  /** Whether a session ID is resumed (default true); off, every handshake is a full one (to measure both). */
+  resumption: boolean;
+  /** Destroys every open connection (a network failure, as the client sees it). */
+  dropAll(): void;
 }
 
 /** Counts `server`'s connections; with `tls`, also offers session-ID resumption. Returns a live view. */
 export function watchConnections(server: NetServer, tls: boolean): ConnectionCounts {
-  const counts = { accepted: 0, tls: 0, resumed: 0, open: 0 };
-  server.on('connection', (socket) => {
+  const sockets = new Set<Socket>();
+  const counts = {
+    accepted: 0,
+    tls: 0,
+    resumed: 0,
+    get open() {
+      return sockets.size;
+    },
+    resumption: true,
+    dropAll: () => sockets.forEach((socket) => socket.destroy()),
+  };
+  server.on('connection', (socket: Socket) => {
     counts.accepted++;
-    counts.open++;
-    socket.once('close', () => counts.open--);
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   if (!tls) return counts;
   const secure = server as TlsServer;
@@ -50,7 +64,7 @@ export function watchConnections(server: NetServer, tls: boolean): ConnectionCou
     done();
   });
   secure.on('resumeSession', (id: Buffer, done: (error: Error | null, data: Buffer | null) => void) =>
-    done(null, sessions.get(id.toString('hex')) ?? null),
+    done(null, (counts.resumption && sessions.get(id.toString('hex'))) || null),
   );
   return counts;
 }
