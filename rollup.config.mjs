@@ -12,7 +12,6 @@ import { typescriptTranspile } from './test/xs/ts-plugin.mjs';
 
 /** Modules the Moddable SDK provides (not bundled). */
 export const moddableModules = [
-  'http',
   'mc/config',
   'preference',
   'Resource',

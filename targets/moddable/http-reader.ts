@@ -43,7 +43,9 @@ const TRAILER = 4;
 const DATA = 5;
 const DONE = 6;
 
-const fail = (what: string, text = ''): AgentError => new AgentError('network', what + text.slice(0, 40));
+/** `malformed <what>: <the text, cut>`, or `<what>` alone. */
+const fail = (what: string, text?: string): AgentError =>
+  new AgentError('network', text === undefined ? what : `malformed ${what}: ${text.slice(0, 40)}`);
 
 export function responseReader(): ResponseReader {
   let state = STATUS;
@@ -60,14 +62,14 @@ export function responseReader(): ResponseReader {
     line = '';
     if (state === STATUS) {
       const match = /^HTTP\/1\.([01]) (\d\d\d)( |$)/.exec(text);
-      if (!match) throw fail('malformed status line: ', text);
+      if (!match) throw fail('status line', text);
       r.keepAlive = match[1] === '1';
       r.status = Number(match[2]);
       state = HEADER;
     } else if (state === HEADER) {
       const colon = text.indexOf(':');
       if (text === '') head();
-      else if (colon < 1) throw fail('malformed header: ', text);
+      else if (colon < 1) throw fail('header', text);
       else if (++count > MAX_HEADERS) throw fail(`over ${MAX_HEADERS} headers`);
       else {
         const name = text.slice(0, colon).trim().toLowerCase();
@@ -75,11 +77,11 @@ export function responseReader(): ResponseReader {
         r.headers[name] = (had === undefined ? '' : had + ', ') + text.slice(colon + 1).trim();
       }
     } else if (state === SIZE) {
-      if (!/^[0-9a-f]{1,7}([ \t;]|$)/i.test(text)) throw fail('malformed chunk size: ', text);
+      if (!/^[0-9a-f]{1,7}([ \t;]|$)/i.test(text)) throw fail('chunk size', text);
       left = parseInt(text, 16);
       state = left > 0 ? DATA : TRAILER;
     } else if (state === CHUNK_END) {
-      if (text !== '') throw fail('malformed chunk end: ', text);
+      if (text !== '') throw fail('chunk end', text);
       state = SIZE;
     } else if (text === '') state = DONE;
   };
@@ -102,7 +104,7 @@ export function responseReader(): ResponseReader {
       chunked = true;
       state = SIZE;
     } else if (length !== undefined) {
-      if (!/^\d{1,9}$/.test(length)) throw fail('malformed content-length: ', length);
+      if (!/^\d{1,9}$/.test(length)) throw fail('content-length', length);
       left = Number(length);
       if (left === 0) state = DONE;
     } else {

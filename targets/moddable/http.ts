@@ -164,7 +164,8 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         const { host, port, secure: tls, path } = splitUrl(req.url);
         if (queue.length >= MAX_QUEUED)
           throw new AgentError('overflow', `http ${host}: ${MAX_QUEUED} requests waiting`);
-        let head = `${req.method} ${path} HTTP/1.1\r\nHost: ${host.includes(':') ? `[${host}]` : host}:${port}\r\n`;
+        const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+        let head = `${req.method} ${path} HTTP/1.1\r\nHost: ${authority}\r\n`;
         for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
         const body = new Uint8Array(ArrayBuffer.fromString(req.body ?? ''));
         if (req.body !== undefined) head += `Content-Length: ${body.length}\r\n`;
@@ -184,7 +185,7 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         };
         const timer = clock.setTimer(timeout, timeoutMs);
         const entry: Job = {
-          to: `http${tls ? 's' : ''}://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+          to: `http${tls ? 's' : ''}://${authority}/`,
           host,
           out,
           sent: 0,
