@@ -18,6 +18,7 @@ import { createContext } from './context.js';
 import { notFound, ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
 import type { FallbackHandler } from './http/router.js';
+import { watchConnections, type ConnectionCounts } from './http/connection-counts.js';
 import { createHttpServer } from './http/server.js';
 import type { HubFaults } from './hub/faults.js';
 import { PropertiesHub } from './hub/hub.js';
@@ -99,6 +100,8 @@ export interface RunningService {
   wsUrl: string;
   port: number;
   hub: HubControl;
+  /** The connections the server accepted (and TLS sessions resumed), live. */
+  connections: ConnectionCounts;
   /** Closes sockets and the database; the database file remains. */
   close(): Promise<void>;
 }
@@ -111,6 +114,8 @@ export interface ServiceApp {
   hub: PropertiesHub;
   /** Every route Fastify serves, as `METHOD /path` (HEAD twins of GET routes left out). */
   routes: readonly string[];
+  /** The connections the server accepted (and TLS sessions resumed), live. */
+  connections: ConnectionCounts;
   /** Closes the hub, the server and the database. */
   close(): Promise<void>;
 }
@@ -175,6 +180,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     if (connections.isRefused(socket)) return; // answered 503 by the connection cap
     hub.upgrade(req, socket, head);
   });
+  const counts = watchConnections(app.server, options.tls !== undefined);
   const setBaseUrl = (url: string): void => {
     router.baseUrl = (options.publicUrl ?? url).replace(/\/+$/, '');
   };
@@ -185,6 +191,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     setBaseUrl,
     hub,
     routes,
+    connections: counts,
     close() {
       closed ??= (async () => {
         hub.close();
@@ -221,6 +228,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     url,
     wsUrl: url.replace(/^http/, 'ws'),
     port,
+    connections: built.connections,
     hub: {
       faults: hub.faults,
       connectionCount: () => hub.connectionCount(),

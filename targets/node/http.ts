@@ -2,6 +2,9 @@
  * The HttpTransport port on Node. Any status resolves; no response (refused,
  * reset, DNS, timeout) rejects with AgentError `network`, a failed certificate
  * check with `tls` naming the host and the reason (ports.ts contract, docs/tls.md).
+ * `binary` answers the body as bytes. Both paths keep their connections alive
+ * (fetch's undici pool by default, the https Agent with `keepAlive`): one
+ * connection carries the agent's requests (test/node/keepalive.test.ts).
  * Plain use goes through the built-in `fetch` (system/bundled CA store); a
  * private CA (`--ca`) or `--insecure` goes through `node:https` with an Agent
  * carrying `ca` / `rejectUnauthorized`, since Node 20's `fetch` takes neither.
@@ -88,15 +91,16 @@ export class FetchHttp implements HttpTransport {
     response.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value;
     });
-    let body: string;
     try {
-      body = await response.text();
+      if (request.binary === true) {
+        return { status: response.status, headers, body: '', bytes: new Uint8Array(await response.arrayBuffer()) };
+      }
+      return { status: response.status, headers, body: await response.text() };
     } catch (e) {
       throw new AgentError('network', `response body interrupted: ${e instanceof Error ? e.message : String(e)}`, {
         cause: e,
       });
     }
-    return { status: response.status, headers, body };
   }
 
   private viaHttps(request: HttpRequest, agent: HttpsAgent): Promise<HttpResponse> {
@@ -113,7 +117,10 @@ export class FetchHttp implements HttpTransport {
           for (const [name, value] of Object.entries(res.headers)) {
             if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
           }
-          resolve({ status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks).toString('utf8') });
+          const all = Buffer.concat(chunks);
+          const status = res.statusCode ?? 0;
+          if (request.binary === true) resolve({ status, headers: out, body: '', bytes: new Uint8Array(all) });
+          else resolve({ status, headers: out, body: all.toString('utf8') });
         });
       });
       req.setTimeout(this.timeoutMs, () => req.destroy(new AgentError('timeout', `no answer in ${this.timeoutMs} ms`)));
