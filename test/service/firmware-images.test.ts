@@ -222,13 +222,15 @@ describe('service firmware images', () => {
 });
 
 describe('service firmware images: no folder, bad options', () => {
-  it('answers 404 naming --firmware when no folder is served', async () => {
+  it('answers 404 naming --firmware for an image, and an empty list, when no folder is served', async () => {
     const t = await startTestService();
     try {
       const r = await t.get('/firmware/x.bin');
       assert.equal(r.status, 404);
       assert.match((r.json as Obj)['detail'] as string, /--firmware DIR/);
-      assert.equal((await t.get('/firmware')).status, 404);
+      const list = await t.get('/firmware');
+      assert.equal(list.status, 200);
+      assert.deepEqual(list.json, []);
     } finally {
       await t.service.close();
     }

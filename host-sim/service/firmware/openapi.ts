@@ -69,7 +69,7 @@ export const firmwarePaths: Readonly<Record<string, unknown>> = {
       operationId: 'get/firmware',
       responses: {
         '200': {
-          description: 'The images by name',
+          description: 'The images by name (empty without a --firmware folder)',
           content: {
             'application/json': {
               schema: {
@@ -92,7 +92,6 @@ export const firmwarePaths: Readonly<Record<string, unknown>> = {
         '400': ref('400'),
         '401': ref('401'),
         '403': ref('403'),
-        '404': problem('No --firmware folder'),
         '408': ref('408'),
         '431': ref('431'),
         '500': ref('500'),

@@ -7,7 +7,8 @@
  *   `Retry-After` beyond.
  * - `GET /firmware`: the folder's images with size, SHA-256 and stored
  *   signature (admin; the dashboard picks an image from it).
- * Without a folder (`--firmware DIR` not given) both answer 404. Registered on
+ * Without a folder (`--firmware DIR` not given) an image is 404 naming the
+ * option and the list is empty. Registered on
  * Fastify directly, not through routes.ts: the image is bytes, not JSON; the
  * OpenAPI document describes them from openapi.ts beside this file.
  */
@@ -97,7 +98,8 @@ export function addFirmwareRoutes(app: FastifyInstance, o: FirmwareRouteOptions)
     onRequest: authenticate,
     handler: async (request, reply) => {
       if (request.principal !== null) requireAdmin(request.principal, 'list the firmware folder');
-      if (o.folder === undefined) throw noFolder();
+      // Without a folder the list is empty (a 404 here would be an error in every dashboard's console).
+      if (o.folder === undefined) return reply.type('application/json; charset=utf-8').send('[]');
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(await o.folder.list()));
     },
   });
