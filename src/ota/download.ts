@@ -106,7 +106,8 @@ export class ChunkedDownload {
         const range = contentRange.exec(headers['content-range'] ?? '');
         const first = status === 206 ? Number(range?.[1] ?? -1) : 0;
         const size = status === 206 ? Number(range?.[3] ?? -1) : bytes.length;
-        if (first !== offset || size <= 0 || bytes.length === 0 || bytes.length > o.chunkBytes) return 'EPROTO';
+        const expected = status === 206 ? Number(range?.[2]) - first + 1 : bytes.length;
+        if (first !== offset || size <= 0 || !(expected > 0) || expected > o.chunkBytes) return 'EPROTO';
         if (status === 200 && offset !== 0) return 'EPROTO';
         const tag = headers['etag'];
         if (total < 0) {
@@ -114,13 +115,13 @@ export class ChunkedDownload {
           etag = tag;
           if (!call(() => o.begin(total))) return 'EMSGSIZE';
         } else if (size !== total || (tag !== undefined && etag !== undefined && tag !== etag)) return 'ESTALE';
+        if (offset + expected > total || bytes.length > expected) return 'EPROTO';
         // A body shorter than its range is a dropped transfer: only whole ranges are written.
-        if (status === 206 && Number(range?.[2]) - first + 1 !== bytes.length) {
+        if (bytes.length < expected) {
           lastFailure = 'ETIMEDOUT';
           if (++failures >= o.maxAttempts || !(await this.#wait(o.retry.nextDelayMs(failures)))) break;
           continue;
         }
-        if (offset + bytes.length > total) return 'EPROTO';
         if (!call(() => o.chunk(bytes, offset))) return 'EIO';
         offset += bytes.length;
         failures = 0;

@@ -45,23 +45,24 @@ export interface BootSlots {
   restart(): void;
 }
 
-/** An incremental SHA-256 (`crypt`'s Digest, node:crypto's Hash). */
-export interface Sha256 {
-  write(bytes: Uint8Array): void;
-  /** The 32-byte digest; the object is not used again. */
-  close(): Uint8Array;
-}
-
 /**
- * Checks a DER ECDSA P-256 signature (as `openssl dgst -sha256 -sign` makes it)
- * of a SHA-256 `digest` against the board's configured public key. False for a
- * bad or malformed signature; never throws.
+ * The checks of one image as it is written, in one pass: its SHA-256 and its
+ * signature, a DER ECDSA P-256 signature with SHA-256 (as `openssl dgst
+ * -sha256 -sign` makes it) by the key in the board's configuration. On a
+ * board `crypt`'s Digest hashes once and ECDSA verifies that digest; node:crypto
+ * verifies only over the bytes, so its adapter feeds both.
  */
-export type SignatureCheck = (digest: Uint8Array, derSignature: Uint8Array) => boolean;
+export interface ImageCheck {
+  write(bytes: Uint8Array): void;
+  /** The 32-byte SHA-256 of the bytes written; called once, after the last write. */
+  sha256(): Uint8Array;
+  /** Whether `derSignature` signs the bytes written (after `sha256()`); false when malformed; never throws. */
+  verify(derSignature: Uint8Array): boolean;
+}
 
 /** What a host that installs images gives the updater. */
 export interface ImagePorts {
   slots: BootSlots;
-  sha256: () => Sha256;
-  verify: SignatureCheck;
+  /** A new check, for each image. */
+  check: () => ImageCheck;
 }

@@ -44,6 +44,7 @@ export class StatusReporter {
   #timer: TimerHandle | undefined;
   #inFlight: Promise<void> | undefined;
   #failing = false;
+  #stopped = false;
   readonly #minIntervalMs: number;
   readonly #retryMs: number;
 
@@ -92,13 +93,21 @@ export class StatusReporter {
     this.#schedule();
   }
 
+  /** Sends nothing more (a host that stops). */
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) this.clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+  }
+
   /** Resolves once no write is in flight (the latest status was sent, or failed once). */
   async settled(): Promise<void> {
     while (this.#inFlight !== undefined) await this.#inFlight;
   }
 
   #schedule(): void {
-    if (this.#inFlight !== undefined || this.#timer !== undefined || this.#status === this.#sent) return;
+    if (this.#stopped || this.#inFlight !== undefined || this.#timer !== undefined || this.#status === this.#sent)
+      return;
     const wait = this.#status.startsWith('downloading')
       ? this.#lastSentMs + this.#minIntervalMs - this.clock.monotonicMs()
       : 0;

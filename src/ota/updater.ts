@@ -5,7 +5,7 @@
  * API (what a composition root, the fleet simulator or a test builds):
  *
  *   const updater = new Updater({ clock, http, store, logger, client, running: '1.2.0',
- *                                 image: { slots, sha256, verify } });   // image absent: 'unsupported'
+ *                                 image: { slots, check } });   // image absent: 'unsupported'
  *   const http2 = watchDelivery(http, () => updater.delivered());          // the agent's transport (trial.ts)
  *   await updater.start();        // the trial or rollback check, fw-running + fw-status, properties/get
  *   updater.offer(values);        // each `properties` Notify's values (or any property object)
@@ -38,7 +38,7 @@ import {
   sameBytes,
   type DesiredFirmware,
 } from './firmware.js';
-import type { ImagePorts, ImageWriter, Sha256 } from './ports.js';
+import type { ImageCheck, ImagePorts, ImageWriter } from './ports.js';
 import { StatusReporter, type OtaStatus, type StatusOptions } from './status.js';
 import { checkBoot, pendingKey, readPending, Trial } from './trial.js';
 
@@ -138,6 +138,7 @@ export class Updater {
   }
 
   stop(): void {
+    this.reporter.stop();
     this.#job?.download.cancel();
   }
 
@@ -173,7 +174,7 @@ export class Updater {
   async #install(d: DesiredFirmware, image: ImagePorts): Promise<void> {
     const o = this.#o;
     let writer: ImageWriter | undefined;
-    let digest: Sha256 | undefined;
+    let check: ImageCheck | undefined;
     const sameService = d.url.toLowerCase().startsWith(o.client.access.baseUrl.replace(/\/+$/, '').toLowerCase() + '/');
     const download = new ChunkedDownload({
       http: o.http,
@@ -186,11 +187,11 @@ export class Updater {
       maxAttempts: o.maxAttempts ?? 8,
       begin: (total) => {
         this.#logged('open', () => (writer = image.slots.open(total)));
-        digest = image.sha256();
+        check = image.check();
       },
       chunk: (bytes) => {
         this.#logged('write', () => writer?.write(bytes));
-        digest?.write(bytes);
+        check?.write(bytes);
       },
       progress: (received, total) => this.reporter.set(`downloading ${Math.floor((received * 100) / total)}%`),
     });
@@ -200,11 +201,10 @@ export class Updater {
     let errno = await download.run();
     if (this.#job?.download === download) this.#job = undefined;
     if (download.cancelled) return void this.#quietly('cancel', () => writer?.cancel());
-    if (errno === undefined && writer && digest) {
+    if (errno === undefined && writer && check) {
       this.reporter.set('verifying');
-      const sum = digest.close();
-      if (!sameBytes(sum, d.sha256)) errno = 'EBADMSG';
-      else if (!image.verify(sum, d.signature)) errno = 'EKEYREJECTED';
+      if (!sameBytes(check.sha256(), d.sha256)) errno = 'EBADMSG';
+      else if (!check.verify(d.signature)) errno = 'EKEYREJECTED';
       else if (!this.#quietly('complete', () => writer?.complete())) errno = 'EIO';
     }
     if (errno !== undefined) {

@@ -2,8 +2,8 @@
  * FakeHttp with firmware images: `GET /firmware/<name>` with `Range` (206,
  * Content-Range, ETag), properties/get from `properties`, and properties/set
  * recorded (`reported`: every fw-* write, in order, and merged into
- * `properties`). Faults a test sets: `drop(n)` makes the n-th image request
- * (from 0) fail with a network error; `cut` answers a range shorter than its
+ * `properties`). Faults a test sets: `drops` make the n-th image request
+ * (from 0) fail with a network error; `cuts` answer a range shorter than its
  * Content-Range (a transfer cut midway); `status` answers a status for images;
  * `ignoreRange` answers 200 with the whole image. Portable (runs on XS).
  */
@@ -20,8 +20,8 @@ export class FakeImageServer extends FakeHttp {
   readonly ranges: string[] = [];
   /** Image request numbers (from 0) that fail with a network error. */
   readonly drops = new Set<number>();
-  /** Image request numbers whose body is cut in half (shorter than Content-Range). */
-  readonly cuts = new Set<number>();
+  /** Image request numbers whose body is cut to the given byte count (shorter than its Content-Range). */
+  readonly cuts = new Map<number, number>();
   /** Every image request answers this status when set. */
   imageStatus: number | undefined;
   ignoreRange = false;
@@ -64,7 +64,8 @@ export class FakeImageServer extends FakeHttp {
     if (first >= image.length)
       return { status: 416, headers: { 'content-range': `bytes */${image.length}` }, body: '' };
     let bytes = image.slice(first, last + 1);
-    if (this.cuts.has(n)) bytes = bytes.slice(0, bytes.length >> 1);
+    const cut = this.cuts.get(n);
+    if (cut !== undefined) bytes = bytes.slice(0, Math.min(cut, bytes.length - 1));
     headers['content-range'] = `bytes ${first}-${last}/${image.length}`;
     return { status: 206, headers, body: '', bytes };
   }

@@ -5,7 +5,7 @@
  * cryptography (XS in the tests has no crypto; the real SHA-256 and ECDSA are
  * tested through the Node adapters) but change with any byte and any key.
  */
-import type { BootSlots, ImagePorts, ImageWriter, Sha256, SlotState } from '../../src/ota/ports.js';
+import type { BootSlots, ImageCheck, ImagePorts, ImageWriter, SlotState } from '../../src/ota/ports.js';
 
 export class FakeSlots implements BootSlots {
   /** The running image's state. */
@@ -67,7 +67,7 @@ export class FakeSlots implements BootSlots {
 }
 
 /** A 32-byte stand-in digest: position-weighted sums, so any changed, added or missing byte changes it. */
-export function fakeDigest(): Sha256 {
+function fakeDigest(): { write(bytes: Uint8Array): void; close(): Uint8Array } {
   const acc = new Uint32Array(32);
   let n = 0;
   return {
@@ -97,8 +97,15 @@ export function fakeSign(digest: Uint8Array, key: number): Uint8Array {
 export function fakeImagePorts(slots = new FakeSlots(), key = 7): ImagePorts & { slots: FakeSlots } {
   return {
     slots,
-    sha256: fakeDigest,
-    verify: (digest, sig) => sig.length === digest.length + 3 && sameAs(sig, fakeSign(digest, key)),
+    check: (): ImageCheck => {
+      const d = fakeDigest();
+      let digest: Uint8Array | undefined;
+      return {
+        write: (bytes) => d.write(bytes),
+        sha256: () => (digest = d.close()),
+        verify: (sig) => digest !== undefined && sameAs(sig, fakeSign(digest, key)),
+      };
+    },
   };
 }
 

@@ -27,7 +27,7 @@ describe('ota download', () => {
     const image = makeImage(3000, 3);
     a.http.images.set('b.bin', image);
     a.http.properties = propertiesFor('1.1.0', image);
-    a.http.cuts.add(1);
+    a.http.cuts.set(1, 512);
     await a.updater.start();
     await a.clock.advanceAsync(5000);
     assert.deepEqual(a.http.ranges, ['bytes=0-1023', 'bytes=1024-2047', 'bytes=1024-2047', 'bytes=2048-2999']);
