@@ -6,14 +6,22 @@
 //
 // Two composition roots: targets/moddable/main.ts links every board feature
 // (GNSS, Modbus); main-pins.ts links none (pins, custom values and the hub), for
-// a board that uses no UART (`npm run bundle:pins`, i.e. FIRMWARE=pins). Both
-// write dist/moddable/main.js, so manifest.json builds whichever was bundled.
+// a board that uses no UART (`npm run bundle:pins`, i.e. FIRMWARE=pins);
+// main-ota.ts is the full firmware with over-the-air updates (`npm run
+// bundle:ota`, FIRMWARE=ota). Each writes dist/moddable/main.js, so
+// manifest.json builds whichever was bundled.
 import { typescriptTranspile } from './test/xs/ts-plugin.mjs';
 
 /** Modules the Moddable SDK provides (not bundled). */
 export const moddableModules = [
+  'bootslots',
+  'crypt',
+  'curve',
+  'ecdsa',
+  'ecp',
   'http',
   'mc/config',
+  'ota',
   'preference',
   'Resource',
   'securesocket',
@@ -30,6 +38,7 @@ export const isExternal = (id) => id.startsWith('embedded:') || moddableModules.
 export const firmwareInputs = {
   full: 'targets/moddable/main.ts',
   pins: 'targets/moddable/main-pins.ts',
+  ota: 'targets/moddable/main-ota.ts',
 };
 
 const firmware = process.env.FIRMWARE ?? 'full';

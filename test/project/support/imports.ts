@@ -75,6 +75,8 @@ export function moddableModules(root: string): Set<string> {
     }
   };
   visit(join(root, 'node_modules', '@moddable', 'typings'));
+  // SDK modules the typings lack, declared by the Moddable target itself (targets/moddable/sdk-ota.d.ts).
+  visit(join(root, 'targets', 'moddable'));
   return names;
 }
 
