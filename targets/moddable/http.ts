@@ -32,13 +32,14 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         if (port !== (options.secure ? 443 : 80)) headers.push('Host', `${host}:${port}`);
         const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
         options.method = req.method;
-        options.response = String;
+        // A binary answer (an image chunk) as an ArrayBuffer, handed on as bytes.
+        options.response = req.binary ? ArrayBuffer : String;
         if (body !== undefined) {
           headers.push('Content-Length', String(body.byteLength));
           options.body = true;
         }
         let sent = 0;
-        const response = { status: 0, headers: {} as Record<string, string>, body: '' };
+        const response: HttpResponse = { status: 0, headers: {}, body: '' };
         let request: Request | undefined;
         // The first outcome wins (a promise settles once); a later one (a close's callback) only clears the
         // timer and closes the request again, both of which ignore a second time.
@@ -67,9 +68,12 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
             return piece;
           }
           if (message === Request.status) response.status = Number(value);
-          else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
+          else if (message === Request.header)
+            (response.headers as Record<string, string>)[String(value).toLowerCase()] = String(extra);
           else if (message === Request.responseComplete) {
-            response.body = typeof value === 'string' ? value : '';
+            if (typeof value === 'string') response.body = value;
+            else if (value instanceof ArrayBuffer) response.bytes = new Uint8Array(value);
+            else if (req.binary) response.bytes = new Uint8Array(0);
             finish();
           } else if (message === Request.error) finish('network', value ?? 'failed');
         };

@@ -5,6 +5,7 @@
  * Plain use goes through the built-in `fetch` (system/bundled CA store); a
  * private CA (`--ca`) or `--insecure` goes through `node:https` with an Agent
  * carrying `ca` / `rejectUnauthorized`, since Node 20's `fetch` takes neither.
+ * A `binary` request's answer comes as bytes (`HttpResponse.bytes`, body '').
  */
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AgentError } from '../../src/errors.js';
@@ -88,15 +89,16 @@ export class FetchHttp implements HttpTransport {
     response.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value;
     });
-    let body: string;
     try {
-      body = await response.text();
+      if (request.binary === true) {
+        return { status: response.status, headers, body: '', bytes: new Uint8Array(await response.arrayBuffer()) };
+      }
+      return { status: response.status, headers, body: await response.text() };
     } catch (e) {
       throw new AgentError('network', `response body interrupted: ${e instanceof Error ? e.message : String(e)}`, {
         cause: e,
       });
     }
-    return { status: response.status, headers, body };
   }
 
   private viaHttps(request: HttpRequest, agent: HttpsAgent): Promise<HttpResponse> {
@@ -113,7 +115,10 @@ export class FetchHttp implements HttpTransport {
           for (const [name, value] of Object.entries(res.headers)) {
             if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
           }
-          resolve({ status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks).toString('utf8') });
+          const whole = Buffer.concat(chunks);
+          const status = res.statusCode ?? 0;
+          if (request.binary === true) resolve({ status, headers: out, body: '', bytes: new Uint8Array(whole) });
+          else resolve({ status, headers: out, body: whole.toString('utf8') });
         });
       });
       req.setTimeout(this.timeoutMs, () => req.destroy(new AgentError('timeout', `no answer in ${this.timeoutMs} ms`)));

@@ -118,6 +118,9 @@ export class PropertiesHub implements Notifier {
 
   /** The `upgrade` event of the HTTP server (spec 4.8 step 2). */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // The server hands the socket over without its error listener: a client that resets it (a refusal
+    // being written, an upgrade under way) would be an uncaught ECONNRESET that stops the service.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     try {
       if (url.pathname !== HubPaths.hub) throw reject('not-found', `no hub at ${url.pathname}`);
