@@ -12,7 +12,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import tmp from 'tmp';
-import { Catalog, type CatalogSnapshot } from '../../host-sim/service/catalog.js';
+import { Catalog } from '../../host-sim/service/catalog.js';
 import { demo, demoFixture, startTestService, useTestService } from './helpers.js';
 import { checkResponse } from './openapi-check.js';
 
@@ -87,13 +87,19 @@ describe('service firmware images', () => {
 
   it('gives the fw-* properties to devices of a catalog saved before they existed, keeping saved values', () => {
     const catalog = new Catalog(demoFixture());
-    const old: CatalogSnapshot = catalog.snapshot();
-    for (const d of Object.values(old.devices)) d.properties = { 'sample-rate': 9 };
-    catalog.restore(JSON.parse(JSON.stringify(old)) as CatalogSnapshot);
+    const uid = catalog.deviceByRef('demo-001')!.uid;
+    // Rows as a database of the previous version holds them: a saved value, no fw-* row.
+    catalog.restore({
+      devices: new Map(),
+      products: new Map(),
+      properties: new Map([[uid, new Map<string, boolean | number | string>([['sample-rate', 9]])]]),
+      relations: [],
+      relationsComplete: false,
+    });
     const device = catalog.deviceByRef('demo-001');
     assert.equal(device?.properties['sample-rate'], 9);
     assert.equal(device?.properties['fw-running'], '');
-    assert.equal(device?.properties['report-mode'], undefined);
+    assert.equal(device?.properties['fw-status'], '');
   });
 
   it('serves an image whole to a device token and to the admin, with its SHA-256 as a strong ETag', async () => {
