@@ -10,7 +10,7 @@
  * every connection is detached there and carried on here: headers up to 4 KiB,
  * a body up to `MaxBodyBytes` (413 before reading a larger one, 400 for a bad
  * length or a chunked body), the answer written in pieces the socket can take,
- * and each connection closed after 15 s at most. Nothing here throws into the
+ * and each connection closed after 15 s when its request is not read by then, 50 s once it is (the trial). Nothing here throws into the
  * socket's callback (that would abort the machine): a failure closes the
  * connection. At most 4 connections at a time; more are closed at once.
  */
@@ -30,6 +30,8 @@ interface ServerSocket {
 const MaxHeadBytes = 4096;
 const MaxConnections = 4;
 const ConnectionMs = 15_000;
+/** The longest wait for an answer once the request is read (a trial), before the connection is closed. */
+const AnswerMs = 50_000;
 
 /** Serves `handler` on `port`; `close` stops listening and ends every connection. */
 export function startSetupServer(port: number, handler: SetupHandler, clock: Clock, logger: Logger): () => void {
@@ -70,7 +72,7 @@ export function startSetupServer(port: number, handler: SetupHandler, clock: Clo
       after = undefined;
       then?.();
     };
-    const timer = clock.setTimer(end, ConnectionMs);
+    let timer = clock.setTimer(end, ConnectionMs);
     open.add(end);
 
     const reply = (a: SetupAnswer): void => {
@@ -139,6 +141,9 @@ export function startSetupServer(port: number, handler: SetupHandler, clock: Clo
         return reply(answer(400, { error: 'body is not UTF-8' }));
       }
       phase = 'handling';
+      // Reading is over: the trial (a Wi-Fi join and a request, 20 s each at most) gets its own bound.
+      clock.clearTimer(timer);
+      timer = clock.setTimer(end, AnswerMs);
       handler.handle({ method, path, authorization, body: length > 0 ? text : undefined }).then(
         (a) => {
           if (open.has(end)) reply(a);

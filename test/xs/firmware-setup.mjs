@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FirmwareRun, linConfig } from './firmware-host.mjs';
-import { assertHealthy, clock, manifest, root } from './firmware-support.mjs';
+import { assertHealthy, clock, manifest, rawServer, root } from './firmware-support.mjs';
 
 const { startService } = await import(join(root, 'build', 'host-sim', 'service', 'index.js'));
 const fixture = join(root, 'host-sim', 'service', 'fixtures', 'demo.json');
@@ -30,9 +30,9 @@ const flash = new Map();
 let codes = [];
 
 /** A boot of the provisionable firmware with `flash`; no token in its image. */
-async function bootBoard(extra = {}) {
+async function bootBoard(extra = {}, flavor = 'lin', preferences = flash) {
   svc ??= await startService({ fixture, port: 0, dbPath: join(scratch, 'service.db'), now: () => clock.wallMs });
-  const run = new FirmwareRun({ flavor: 'lin', clock, flash, firmware: 'setup' });
+  const run = new FirmwareRun({ flavor, clock, flash: preferences, firmware: 'setup' });
   await run.start(false, linConfig(manifest, { serviceUrl: 'http://127.0.0.1:1', token: '', ...extra }));
   return run;
 }
@@ -260,6 +260,61 @@ export const setupMode = [
         codes.push(again);
         assert.notEqual(again, code, 'a new code at every boot');
         noSecretIn(run, down.body);
+        assertHealthy(run);
+      } finally {
+        await run.stop();
+      }
+    },
+  ],
+  [
+    'setup mode: a service that never answers is 422 unreachable after the trial timeout, on lin and esp32',
+    async () => {
+      // Accepts and stays silent: the trial's request times out (20 s), past the 15 s a request may take to arrive.
+      const silent = await rawServer(() => undefined);
+      try {
+        for (const flavor of ['lin', 'esp32']) {
+          const run = await bootBoard({}, flavor, new Map());
+          try {
+            const code = await setupCode(run);
+            const settings = { serviceUrl: `http://127.0.0.1:${silent.port}`, deviceKey: 'demo-001', token: TOKEN };
+            const a = await post(run, code, settings);
+            assert.equal(a.status, 422, `${flavor}: ${a.body}`);
+            assert.equal(JSON.parse(a.body).reason, 'unreachable');
+            assert.match(JSON.parse(a.body).detail, /no answer in 20000 ms/);
+            noSecretIn(run, a.body);
+            assertHealthy(run);
+          } finally {
+            await run.stop();
+          }
+        }
+      } finally {
+        await silent.close();
+      }
+    },
+  ],
+  [
+    'setup mode on esp32 (lwIP): a client gone mid-request or mid-answer, a refused service (422), no abort',
+    async () => {
+      const run = await bootBoard({}, 'esp32', new Map());
+      try {
+        const code = await setupCode(run);
+        const port = run.listenerPort(SETUP_PORT);
+        const body = JSON.stringify({ serviceUrl: 'http://127.0.0.1:9', deviceKey: 'demo-001', token: TOKEN });
+        const raw = Buffer.from(
+          `POST /setup HTTP/1.1\r\nAuthorization: Bearer ${code}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+        // Gone after half the request, and gone right after the whole request (before the trial's answer).
+        assert.equal(await during(run, sendRaw(port, raw, 40)), '');
+        assert.equal(await during(run, sendRaw(port, raw, raw.length - 1)), '');
+        const a = await post(run, code, JSON.parse(body));
+        assert.equal(a.status, 422, a.body);
+        assert.equal(JSON.parse(a.body).reason, 'unreachable');
+        // Over the fake socket's 1 KiB transmit buffer: written in pieces the socket can take.
+        const script = await request(run, '/setup.js');
+        assert.equal(script.status, 200);
+        assert.ok(script.body.length > 1024, String(script.body.length));
+        assert.equal(Number(script.headers.get('content-length')), script.body.length);
+        noSecretIn(run, a.body);
         assertHealthy(run);
       } finally {
         await run.stop();
