@@ -45,10 +45,9 @@ export async function ensureBuilt() {
   const dashboard = join(root, 'build', 'dashboard', 'index.html');
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource() && existsSync(dashboard)) return;
   // On a terminal, the wait shows its progress (a first build takes a while on a small machine).
-  const done = progress(
-    existsSync(stamp) ? 'building (a source changed)' : 'building (the first time: a minute or two)',
-  );
-  if (process.stderr.isTTY !== true) process.stderr.write('building (incremental)...\n');
+  const what = existsSync(stamp) ? 'building (a source changed)' : 'building (the first time: a minute or two)';
+  const done = progress(what);
+  if (process.stderr.isTTY !== true) process.stderr.write(`${what}...\n`);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', stamp];
   let status = await node(args);

@@ -4,8 +4,8 @@
  * script that runs one answers `--help` on standard output with its usage and
  * a description, exits 0, writes nothing else (stderr empty, and `git status`
  * of a scratch copy unchanged, ignored files included) and answers under 1 s
- * of CPU time (the wall time is printed and held under 3 s: the machine may
- * be loaded). Help columns never run together; every command of the README
+ * of CPU time (the wall time is printed, and only a hang over 10 s fails: the
+ * shared machine's load stretches it several times over). Help columns never run together; every command of the README
  * has a bin; output paths are options (`--out`), never positional.
  */
 import assert from 'node:assert/strict';
@@ -46,7 +46,8 @@ function assertHelp(what: string, run: Run): void {
   assert.ok(about !== undefined, `${what}: a line that describes the command follows the usage`);
   assert.deepEqual(crowdedLines(run.stdout), [], `${what}: help columns run together`);
   assert.ok(run.cpuMs < 1000, `${what} took ${Math.round(run.cpuMs)} ms of CPU`);
-  assert.ok(run.ms < 3000, `${what} took ${Math.round(run.ms)} ms`);
+  // The wall time only guards against a hang: on the shared machine, load stretches it several times over.
+  assert.ok(run.ms < 10000, `${what} took ${Math.round(run.ms)} ms`);
 }
 
 describe('the commands: --help of every bin and npm script', function () {
