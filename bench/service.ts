@@ -18,10 +18,7 @@
  *     (aim p99 < 10 ms), beside the peer's GROUP BY mean per window;
  *  4. `states/read/last` across 1,000 channels (aim p99 < 10 ms), beside the
  *     peer's newest row per series;
- *  5. the fair share (service/fair-share.ts): one token floods property and
- *     state writes at its budget (the documented defaults) while another
- *     device reads; the reader's p99 (aim < 10 ms) beside the quiet reader's.
- * The throughput cases 1-4 run with the request budget lifted (service/http.ts).
+ *  5. the fair share (service/fair-share.ts; cases 1-4 run with the budget lifted).
  * The service runs in a worker thread; the client and the peer run on the main
  * thread. Where Linux tells (sched.ts), each case also gives the CPU time of
  * the service thread and of the peer, and the service thread's wait for a core:
@@ -39,7 +36,7 @@ import {
   unbudgeted,
   type ServiceWorker,
 } from './service/http.js';
-import { fairShare, printFairShare } from './service/fair-share.js';
+import { fairShare, fairShareFigures, printFairShare } from './service/fair-share.js';
 import { RawPeer } from './service/peer.js';
 import { defaultBatchOptions } from '../src/report/batcher.js';
 import { perItemMs, threadSched } from './service/sched.js';
@@ -198,10 +195,8 @@ async function main(): Promise<void> {
       () => peer.last('d-0'),
     );
     printRead(`states/read/last across ${last.service.n} channels`, last);
-
     const fair = await fairShare(new URL(import.meta.url));
     printFairShare(fair);
-
     console.log(
       JSON.stringify({
         ingestPointsPerSec: Math.round(ing.service.recordsPerSec),
@@ -241,14 +236,7 @@ async function main(): Promise<void> {
         rawLast1000P50Ms: last.raw.p50,
         rawLast1000P99Ms: last.raw.p99,
         rawLastCpuMs: last.raw.cpuMs,
-        fairShareQuietReaderP99Ms: fair.quiet.p99,
-        fairShareFloodedReaderP99Ms: fair.flooded.p99,
-        fairShareReaderP99Ratio: fair.p99Ratio,
-        fairShareFlooderOk: fair.flooderOk,
-        fairShareFlooder429: fair.flooder429,
-        fairShareRssGrowthMiB: fair.rssGrowthMiB,
-        fairShareDbGrowthMiB: fair.dbGrowthMiB,
-        fairShareDbQuotaMiB: fair.dbQuotaMiB,
+        ...fairShareFigures(fair),
       }),
     );
   } finally {

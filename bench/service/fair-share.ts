@@ -1,5 +1,7 @@
 /**
- * Case 5 of `bench:service`: the fair-share scenario (flood.ts) against its own
+ * Case 5 of `bench:service`: the fair-share scenario (flood.ts: one token floods
+ * property and state writes at its budget, the documented defaults, while
+ * another device reads; aim: the reader's p99 < 10 ms) against its own
  * service worker with the documented limits and a database file in a scratch
  * folder (for its growth), then printed with the ratio to the quiet reader.
  */
@@ -41,4 +43,18 @@ export function printFairShare(f: FloodFigures): void {
     `  growth during the flood: RSS ${f.rssGrowthMiB} MiB (quota 64 MiB), database ${f.dbGrowthMiB} MiB ` +
       `(quota ${f.dbQuotaMiB} MiB: ${f.acceptedStates} accepted states x 256 B + the property rows + the WAL to its checkpoint)`,
   );
+}
+
+/** The figures of the bench's last line. */
+export function fairShareFigures(f: FloodFigures): Record<string, number> {
+  return {
+    fairShareQuietReaderP99Ms: f.quiet.p99,
+    fairShareFloodedReaderP99Ms: f.flooded.p99,
+    fairShareReaderP99Ratio: f.p99Ratio,
+    fairShareFlooderOk: f.flooderOk,
+    fairShareFlooder429: f.flooder429,
+    fairShareRssGrowthMiB: f.rssGrowthMiB,
+    fairShareDbGrowthMiB: f.dbGrowthMiB,
+    fairShareDbQuotaMiB: f.dbQuotaMiB,
+  };
 }
