@@ -6,6 +6,7 @@
  */
 import type { Aggregate, JsonObject as WireObject, LastAggregate } from './wire.js';
 import type { Fixture, PropertyValue } from './fixture.js';
+import { withEveryDeviceProperties } from './firmware/properties.js';
 
 export interface Product {
   kind: 'product';
@@ -110,7 +111,7 @@ export class Catalog {
         name: d.name,
         enabled: d.enabled,
         product,
-        properties: { ...d.properties },
+        properties: withEveryDeviceProperties(d.properties),
       };
       this.add(device, this.devices);
       this.link(d.uid, d.product);
@@ -195,7 +196,10 @@ export class Catalog {
 
   /** Applies a persisted snapshot; entries for entities the fixture no longer has are ignored. */
   restore(s: CatalogSnapshot): void {
-    for (const d of this.devices) Object.assign(d, s.devices[d.uid] ?? {});
+    for (const d of this.devices) {
+      Object.assign(d, s.devices[d.uid] ?? {});
+      d.properties = withEveryDeviceProperties(d.properties);
+    }
     for (const p of this.products) Object.assign(p, s.products[p.uid] ?? {});
     this.parentsOf.clear();
     for (const [child, parent] of s.relations) {

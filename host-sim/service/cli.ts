@@ -2,6 +2,7 @@
  * Command line of the local service (docs/service.md):
  *   npm run service -- [--fixture F] [--port P] [--host H] [--db FILE] [--verbose]
  *                      [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
+ *                      [--firmware DIR [--max-downloads N]]   (images at /firmware/<name>, docs/ota.md)
  * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
  * reach it), database `dds-local.db` in the working directory. Prints its
  * addresses and the fixture's tokens; stops cleanly on SIGINT/SIGTERM.
@@ -13,14 +14,16 @@ import { isServiceError } from './errors.js';
 import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import { startService } from './index.js';
 
-const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE]
+const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--tls-cert FILE --tls-key FILE] [--firmware DIR [--max-downloads N]]
   --fixture  seed file (decisions.md section 7); default the demo fixture
   --port     TCP port; default 8080 (0 picks a free one)
   --host     listen address; default 0.0.0.0 (all interfaces, for a board on the LAN)
   --db       SQLite file; default dds-local.db (":memory:" keeps nothing)
   --verbose  log requests on the hub
   --tls-cert certificate chain (PEM) to serve HTTPS and WSS with; needs --tls-key
-  --tls-key  private key (PEM) of --tls-cert`;
+  --tls-key  private key (PEM) of --tls-cert
+  --firmware folder of firmware images to serve at /firmware/<name> (any valid token; docs/ota.md)
+  --max-downloads  concurrent image downloads in total; default 16 (503 with Retry-After beyond)`;
 
 function lanAddresses(): string[] {
   return Object.values(networkInterfaces())
@@ -51,6 +54,8 @@ async function main(): Promise<void> {
       verbose: { type: 'boolean', default: false },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
+      firmware: { type: 'string' },
+      'max-downloads': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -67,6 +72,11 @@ async function main(): Promise<void> {
     values['tls-cert'] === undefined || values['tls-key'] === undefined
       ? undefined
       : { cert: readPem(values['tls-cert'], '--tls-cert'), key: readPem(values['tls-key'], '--tls-key') };
+  const maxDownloads = values['max-downloads'] === undefined ? undefined : Number(values['max-downloads']);
+  if (maxDownloads !== undefined && (!Number.isInteger(maxDownloads) || maxDownloads < 1))
+    throw new Error(`--max-downloads: expected a whole number >= 1, got ${values['max-downloads']}`);
+  if (maxDownloads !== undefined && values.firmware === undefined)
+    throw new Error('--max-downloads needs --firmware DIR');
   const fixture = loadFixture(values.fixture);
   const service = await startService({
     fixture,
@@ -74,12 +84,19 @@ async function main(): Promise<void> {
     host: values.host,
     dbPath: values.db,
     ...(tls === undefined ? {} : { tls }),
+    ...(values.firmware === undefined
+      ? {}
+      : { firmware: { dir: values.firmware, ...(maxDownloads === undefined ? {} : { maxDownloads }) } }),
     ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
   });
   console.log(`Device Data Service (local) on ${service.url}  (hub ${service.wsUrl}/hubs/properties)`);
   if (values.host === '0.0.0.0')
     for (const a of lanAddresses()) console.log(`  on the LAN: ${tls ? 'https' : 'http'}://${a}:${service.port}`);
   console.log(`  fixture ${values.fixture}, database ${values.db}`);
+  if (values.firmware !== undefined)
+    console.log(
+      `  firmware images from ${values.firmware} at ${service.url}/firmware/<name> (${maxDownloads ?? 16} downloads at once)`,
+    );
   console.log('  tokens (from the fixture: test credentials of this local service, not secrets):');
   for (const t of fixture.tokens) {
     const who =

@@ -17,7 +17,9 @@ export type ServiceErrorCode =
   | 'method'
   /** 413: a body over 1 MiB, or a hub record over its limit. */
   | 'too-large'
-  /** 503: a bounded resource (hub slots) is full. */
+  /** 416: a `Range` outside the image (firmware downloads). */
+  | 'range'
+  /** 503: a bounded resource (hub slots, download slots) is full. */
   | 'unavailable'
   /** The fixture (seed file) or an option is invalid; the service does not start. */
   | 'config';
@@ -29,6 +31,7 @@ const statusByCode: Readonly<Record<ServiceErrorCode, number>> = {
   'not-found': 404,
   method: 405,
   'too-large': 413,
+  range: 416,
   unavailable: 503,
   config: 500,
 };

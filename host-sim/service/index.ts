@@ -15,6 +15,9 @@ import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
 import { serveDashboard } from '../dashboard/serve.js';
 import { createContext } from './context.js';
+import { FirmwareFolder } from './firmware/folder.js';
+import { addFirmwareRoutes } from './firmware/routes.js';
+import { defaultMaxDownloads, defaultRetryAfterS, DownloadSlots } from './firmware/slots.js';
 import { notFound, ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
 import type { FallbackHandler } from './http/router.js';
@@ -34,6 +37,7 @@ export type {
 export { validateFixture, loadFixture } from './fixture.js';
 export type { HubFaults } from './hub/faults.js';
 export type { FallbackHandler } from './http/router.js';
+export type { DownloadStats } from './firmware/slots.js';
 
 export interface ServiceOptions {
   /** Path to a fixture JSON file, or the parsed object (decisions 7). */
@@ -74,6 +78,17 @@ export interface ServiceOptions {
   fallback?: FallbackHandler;
   /** Serve HTTPS and WSS with this certificate chain and key (PEM text; docs/tls.md). Default: plain HTTP. */
   tls?: { cert: string; key: string };
+  /** Serve the firmware images of `dir` at `/firmware/<name>` (decisions 12; docs/service.md). Default: none. */
+  firmware?: FirmwareOptions;
+}
+
+export interface FirmwareOptions {
+  /** The folder of images; a missing or unreadable folder stops the service (`config`). */
+  dir: string;
+  /** Concurrent downloads across all tokens (default 16); beyond, 503 with `Retry-After`. */
+  maxDownloads?: number;
+  /** The `Retry-After` seconds of a refused download (default 2). */
+  retryAfterS?: number;
 }
 
 export interface HubControl {
@@ -93,6 +108,8 @@ export interface RunningService {
   wsUrl: string;
   port: number;
   hub: HubControl;
+  /** Firmware downloads: `snapshot()` of slots held now, the most held at once, served and refused (503); `until`. */
+  downloads: Pick<DownloadSlots, 'max' | 'snapshot' | 'until'>;
   /** Closes sockets and the database; the database file remains. */
   close(): Promise<void>;
 }
@@ -103,6 +120,8 @@ export interface ServiceApp {
   /** The base of every `link`; `startService` sets the listening address unless `publicUrl` was given. */
   setBaseUrl(url: string): void;
   hub: PropertiesHub;
+  /** The bound on concurrent firmware downloads, with its counters. */
+  downloads: DownloadSlots;
   /** Every route Fastify serves, as `METHOD /path` (HEAD twins of GET routes left out). */
   routes: readonly string[];
   /** Closes the hub, the server and the database. */
@@ -118,6 +137,11 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     );
   }
   const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
+  const folder = options.firmware === undefined ? undefined : new FirmwareFolder(options.firmware.dir);
+  const downloads = new DownloadSlots(options.firmware?.maxDownloads ?? defaultMaxDownloads);
+  const retryAfterS = options.firmware?.retryAfterS ?? defaultRetryAfterS;
+  if (!Number.isInteger(retryAfterS) || retryAfterS < 0)
+    throw new ServiceError('config', `firmware.retryAfterS: expected a whole number of seconds, got ${retryAfterS}`);
   const log = options.log ?? (() => undefined);
   const storage = openSqliteStorage(options.dbPath ?? ':memory:');
   const context = createContext(fixture, storage, options.now ?? Date.now, log);
@@ -146,6 +170,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   addMeasurementRoutes(router, context);
   hub.addNegotiateRoute(router);
   router.assertComplete();
+  addFirmwareRoutes(app, { tokens: context.tokens, folder, slots: downloads, retryAfterS });
   app.server.on('upgrade', (req, socket, head) => hub.upgrade(req, socket, head));
   const setBaseUrl = (url: string): void => {
     router.baseUrl = (options.publicUrl ?? url).replace(/\/+$/, '');
@@ -156,6 +181,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     app,
     setBaseUrl,
     hub,
+    downloads,
     routes,
     close() {
       closed ??= (async () => {
@@ -193,6 +219,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     url,
     wsUrl: url.replace(/^http/, 'ws'),
     port,
+    downloads: built.downloads,
     hub: {
       faults: hub.faults,
       connectionCount: () => hub.connectionCount(),

@@ -45,7 +45,7 @@ describe('the commands', function () {
     return runBin('run', []).then((run) => assert.equal(run.code, 0, run.stderr));
   });
 
-  for (const bin of ['dds-agent', 'dds-device', 'dds-service', 'dds-nmea', 'dds-start']) {
+  for (const bin of ['dds-agent', 'dds-device', 'dds-service', 'dds-nmea', 'dds-start', 'dds-firmware']) {
     it(`${bin} --help answers in under 3 s`, async () => {
       const run = await runBin(bin, ['--help']);
       assert.equal(run.code, 0, run.stderr);

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoFixturePath } from '../../host-sim/service/fixture.js';
 import { checkResponse } from './openapi-check.js';
+import { everyDeviceProperties } from '../../host-sim/service/firmware/properties.js';
 import {
   createServiceApp,
   loadFixture,
@@ -32,6 +33,11 @@ export const demo = {
   token1: 'device-token-demo-001',
   token2: 'device-token-demo-002',
 } as const;
+
+/** The properties every device has besides its fixture's (the six `fw-*`, each ""; decisions 12). */
+export const everyDeviceDefaults: Readonly<Record<string, string | number | boolean>> = Object.fromEntries(
+  everyDeviceProperties.map((p) => [p.name, p.initial]),
+);
 
 /** A fresh copy of the demo fixture (tests may extend it). */
 export function demoFixture(): Fixture {

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { demo, useTestService, type TestService } from './helpers.js';
+import { demo, useTestService, type TestService, everyDeviceDefaults } from './helpers.js';
 
 function connect(t: TestService, token: string): HubConnection {
   return new HubConnectionBuilder()
@@ -40,7 +40,12 @@ describe('service hub with the official @microsoft/signalr client', () => {
     await c.start();
     assert.equal(t.service.hub.connectionCount(), 1);
     const result = (await c.invoke('SetProperties', { values: { 'sample-rate': 5 } })) as Record<string, unknown>;
-    assert.deepEqual(result, { 'report-mode': 'normal', 'sample-rate': 5, 'led-enabled': true });
+    assert.deepEqual(result, {
+      ...everyDeviceDefaults,
+      'report-mode': 'normal',
+      'sample-rate': 5,
+      'led-enabled': true,
+    });
     const props = await t.get('/api/v1/properties/get?device=demo-001');
     assert.equal((props.json as Record<string, unknown>)['sample-rate'], 5);
     await c.stop();

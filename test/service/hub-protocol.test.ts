@@ -5,7 +5,7 @@
  * invocations, ignored message types, Close, and the Notify scopes.
  */
 import { strict as assert } from 'node:assert';
-import { demo, quietHub, useTestService, type TestService } from './helpers.js';
+import { demo, quietHub, useTestService, type TestService, everyDeviceDefaults } from './helpers.js';
 import { RawHubClient, terminateAll } from './raw-hub-client.js';
 
 const negotiate = (t: TestService, query: string, token: string = demo.token1): Promise<Response> =>
@@ -91,7 +91,7 @@ describe('service hub protocol', () => {
     assert.deepEqual(c.ofType(3)[0], {
       type: 3,
       invocationId: '0',
-      result: { 'report-mode': 'normal', 'sample-rate': 3, 'led-enabled': true },
+      result: { ...everyDeviceDefaults, 'report-mode': 'normal', 'sample-rate': 3, 'led-enabled': true },
     });
     const two = [
       { type: 1, invocationId: '1', target: 'setproperties', arguments: [{ values: {} }] },

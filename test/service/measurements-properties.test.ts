@@ -3,7 +3,7 @@
  * through real HTTP.
  */
 import { strict as assert } from 'node:assert';
-import { demo, seconds, useTestService } from './helpers.js';
+import { demo, seconds, useTestService, everyDeviceDefaults } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 const P = demo.product;
@@ -61,7 +61,7 @@ describe('service measurements, properties and channels', () => {
   });
 
   it('gets properties by GET and POST, with device or entity', async () => {
-    const expected = { 'report-mode': 'normal', 'sample-rate': 1, 'led-enabled': true };
+    const expected = { ...everyDeviceDefaults, 'report-mode': 'normal', 'sample-rate': 1, 'led-enabled': true };
     assert.deepEqual((await t.get('/api/v1/properties/get?device=demo-001')).json, expected);
     assert.deepEqual((await t.get(`/api/v1/properties/get?entity=${demo.device1}`, demo.token1)).json, expected);
     assert.deepEqual((await t.post('/api/v1/properties/get', { device: 'demo-001' })).json, expected);
@@ -74,6 +74,7 @@ describe('service measurements, properties and channels', () => {
       t.post('/api/v1/properties/set', { device: 'demo-002', values }).then((r) => r.status);
     assert.equal(await set({ 'sample-rate': 10, new_one: 'x' }), 200);
     assert.deepEqual((await t.get('/api/v1/properties/get?device=demo-002')).json, {
+      ...everyDeviceDefaults,
       'report-mode': 'normal',
       'sample-rate': 10,
       'led-enabled': false,

@@ -1,17 +1,27 @@
 /**
- * The device list: search by the API's `q` (debounced), enabled state and
- * "last seen" (the newest `.reported` of each device, kept live from Notify).
- * A device token cannot list devices (403): it sees its own device only, and
- * the search filters that one locally.
+ * The device list: search by the API's `q` (debounced), enabled state,
+ * "last seen" (the newest `.reported` of each device, kept live from Notify),
+ * and the firmware each device runs and the state of its update (`fw-running`,
+ * `fw-status`, kept live from the `properties` Notify). An admin selects
+ * devices here for a firmware update (firmware-panel.ts). A device token
+ * cannot list devices (403): it sees its own device only, and the search
+ * filters that one locally.
  */
-import type { Api, DeviceInfo } from './api.js';
+import type { Api, DeviceInfo, Scalar } from './api.js';
 import { ago, h, replace } from './dom.js';
+
+/** Property reads in flight at once while the list loads. */
+const parallelReads = 8;
 
 export class DeviceList {
   readonly element: HTMLElement;
   private readonly rows: HTMLElement;
   private readonly search: HTMLInputElement;
   private readonly lastSeen = new Map<string, number>();
+  /** uid -> fw-running and fw-status. */
+  private readonly firmware = new Map<string, { running: string; status: string }>();
+  private readonly chosen = new Set<string>();
+  private readonly all: HTMLInputElement;
   private devices: DeviceInfo[] = [];
   private debounce: number | undefined;
   private seq = 0;
@@ -32,6 +42,13 @@ export class DeviceList {
       this.debounce = window.setTimeout(() => void this.load(), 150);
     });
     this.rows = h('tbody');
+    this.all = h('input', { type: 'checkbox', id: 'select-all', 'aria-label': 'Select every listed device' });
+    this.all.addEventListener('change', () => {
+      for (const d of this.devices)
+        if (this.all.checked) this.chosen.add(d.uid);
+        else this.chosen.delete(d.uid);
+      this.render();
+    });
     this.element = h(
       'section',
       { class: 'device-list', 'aria-label': 'Devices' },
@@ -44,7 +61,17 @@ export class DeviceList {
         h(
           'thead',
           {},
-          h('tr', {}, h('th', {}, 'Device'), h('th', {}, 'Key'), h('th', {}, 'Enabled'), h('th', {}, 'Last seen')),
+          h(
+            'tr',
+            {},
+            h('th', {}, 'Device'),
+            h('th', {}, 'Key'),
+            h('th', {}, 'Enabled'),
+            h('th', {}, 'Last seen'),
+            h('th', {}, 'Firmware'),
+            h('th', {}, 'Update'),
+            this.own === '' ? h('th', {}, this.all) : null,
+          ),
         ),
         this.rows,
       ),
@@ -65,6 +92,8 @@ export class DeviceList {
     }
     if (seq !== this.seq) return; // a newer search answered first
     this.devices = devices;
+    await this.readFirmware(devices.filter((d) => !this.firmware.has(d.uid)));
+    if (seq !== this.seq) return;
     if (this.lastSeen.size === 0) {
       for (const r of await this.api.lastStates(undefined, ['*.reported']).catch(() => []))
         this.seen(r.entity, r.tsMs, false);
@@ -78,12 +107,44 @@ export class DeviceList {
     if (render) this.render();
   }
 
+  /** The devices selected for an update (those still listed). */
+  selected(): DeviceInfo[] {
+    return this.devices.filter((d) => this.chosen.has(d.uid));
+  }
+
+  /** A `properties` Notify of a device: its fw-running / fw-status, if named. */
+  properties(entity: string, values: Record<string, unknown>): void {
+    const fw = this.firmware.get(entity) ?? { running: '', status: '' };
+    const running = values['fw-running'];
+    const status = values['fw-status'];
+    if (typeof running !== 'string' && typeof status !== 'string') return;
+    this.firmware.set(entity, {
+      running: typeof running === 'string' ? running : fw.running,
+      status: typeof status === 'string' ? status : fw.status,
+    });
+    this.render();
+  }
+
+  private async readFirmware(devices: DeviceInfo[]): Promise<void> {
+    const queue = [...devices];
+    const worker = async (): Promise<void> => {
+      for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
+        const p: Record<string, Scalar> = await this.api.properties(d.uid).catch(() => ({}));
+        this.properties(d.uid, p);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallelReads, queue.length) }, worker));
+  }
+
   private render(): void {
     const now = Date.now();
     replace(
       this.rows,
       ...this.devices.map((d) => {
         const seen = this.lastSeen.get(d.uid);
+        const fw = this.firmware.get(d.uid);
+        const box = h('input', { type: 'checkbox', 'aria-label': `Select ${d.key}`, checked: this.chosen.has(d.uid) });
+        box.addEventListener('change', () => (box.checked ? this.chosen.add(d.uid) : this.chosen.delete(d.uid)));
         return h(
           'tr',
           { 'data-device': d.key },
@@ -91,9 +152,12 @@ export class DeviceList {
           h('td', {}, d.key),
           h('td', {}, d.enabled ? 'yes' : 'no'),
           h('td', { class: 'last-seen' }, seen === undefined ? 'never' : ago(now, seen)),
+          h('td', { class: 'fw-running' }, fw?.running || '–'),
+          h('td', { class: 'fw-status', 'data-status': (fw?.status ?? '').split(' ')[0] }, fw?.status || '–'),
+          this.own === '' ? h('td', {}, box) : null,
         );
       }),
     );
-    if (this.devices.length === 0) replace(this.rows, h('tr', {}, h('td', { colspan: 4 }, 'no device matches')));
+    if (this.devices.length === 0) replace(this.rows, h('tr', {}, h('td', { colspan: 7 }, 'no device matches')));
   }
 }

@@ -30,15 +30,21 @@ export interface RequestContext {
 export type Handler = (ctx: RequestContext) => unknown;
 
 /**
- * Serves what is not the API: every path outside `/api/`, `/hubs/` and
- * `/openapi.json` (for example a dashboard at `/`). It owns the response; a
+ * Serves what is not the API: every path outside `/api/`, `/hubs/`,
+ * `/firmware` and `/openapi.json` (for example a dashboard at `/`). It owns the response; a
  * throw is a logged 500.
  */
 export type FallbackHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /** Whether a path belongs to the API (routes or their 404/405 problems), not to the fallback. */
 export function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/api/') || pathname.startsWith('/hubs/') || pathname === '/openapi.json';
+  return (
+    pathname.startsWith('/api/') ||
+    pathname.startsWith('/hubs/') ||
+    pathname === '/openapi.json' ||
+    pathname === '/firmware' ||
+    pathname.startsWith('/firmware/')
+  );
 }
 
 /** A request URL for logs: query values that may carry secrets (tokens) replaced. */

@@ -14,6 +14,7 @@ import { maxJsonDepth, nestedDeeperThan } from '../wire.js';
 import { answerClientError } from './client-error.js';
 import { generateOpenApi } from './openapi.js';
 import { problemBody, sendProblem as sendRawProblem, statusOf } from './problem.js';
+import { firmwareAllowedMethods } from '../firmware/openapi.js';
 import { allowedMethods } from './routes.js';
 import { isApiPath, maxBodyBytes, redactUrl, Router, type FallbackHandler } from './router.js';
 import { compileValidator, validationProblem } from './validation.js';
@@ -133,7 +134,7 @@ export function createHttpServer(o: HttpOptions): { app: FastifyInstance; router
       }
       return;
     }
-    const allow = allowedMethods(path);
+    const allow = allowedMethods(path) || firmwareAllowedMethods(path);
     if (allow === '') throw notFound(`no route ${path}`);
     void reply.header('Allow', allow);
     return sendProblem(
