@@ -16,7 +16,7 @@
  * 404 and 410 are `ENOENT`, 401 and 403 `EACCES`, any other status `EIO`.
  */
 import { isAgentError } from '../errors.js';
-import type { Clock, HttpResponse, HttpTransport, TimerHandle } from '../ports.js';
+import type { Clock, HttpResponse, HttpTransport, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 
 /** The errno names an update can fail with (docs/ota.md lists what each means). */
@@ -50,6 +50,8 @@ export interface DownloadOptions {
   chunk(bytes: Uint8Array, offset: number): void;
   /** After each chunk. */
   progress(receivedBytes: number, totalBytes: number): void;
+  /** Each failed request is logged (`ota: download resumes`, with the byte it resumes from). */
+  logger: Logger;
 }
 
 const contentRange = /^bytes (\d+)-(\d+)\/(\d+)$/;
@@ -96,7 +98,7 @@ export class ChunkedDownload {
       } catch (e) {
         if (!isAgentError(e)) throw e;
         lastFailure = 'ETIMEDOUT';
-        if (++failures >= o.maxAttempts || !(await this.#wait(o.retry.nextDelayMs(failures)))) break;
+        if (++failures >= o.maxAttempts || !(await this.#wait(o.retry.nextDelayMs(failures), offset, e.code))) break;
         continue;
       }
       if (this.#cancelled) break;
@@ -119,7 +121,7 @@ export class ChunkedDownload {
         // A body shorter than its range is a dropped transfer: only whole ranges are written.
         if (bytes.length < expected) {
           lastFailure = 'ETIMEDOUT';
-          if (++failures >= o.maxAttempts || !(await this.#wait(o.retry.nextDelayMs(failures)))) break;
+          if (++failures >= o.maxAttempts || !(await this.#wait(o.retry.nextDelayMs(failures), offset, 'cut'))) break;
           continue;
         }
         if (!call(() => o.chunk(bytes, offset))) return 'EIO';
@@ -137,14 +139,15 @@ export class ChunkedDownload {
       if (!busy && ++failures >= o.maxAttempts) break;
       const delay = o.retry.nextDelayMs(Math.max(failures, 1));
       const wait = delay === null ? null : delay + (after >= 0 ? Math.min(after, 600) * 1000 : 0);
-      if (!(await this.#wait(wait))) break;
+      if (!(await this.#wait(wait, offset, String(status)))) break;
     }
     return this.#cancelled || offset === total ? undefined : lastFailure;
   }
 
   /** Waits `delayMs` on the clock; false when the policy gave up (null) or the download was cancelled. */
-  #wait(delayMs: number | null): Promise<boolean> {
+  #wait(delayMs: number | null, offset: number, why: string): Promise<boolean> {
     if (delayMs === null || this.#cancelled) return Promise.resolve(false);
+    this.#o.logger.log('warn', 'ota: download resumes', { from: offset, after: why, inMs: delayMs });
     return new Promise((resolve) => {
       this.#wake = () => resolve(false);
       this.#timer = this.#o.clock.setTimer(() => {

@@ -25,9 +25,7 @@
  * while the running image is on trial (its predecessor is the fallback).
  */
 import { AgentError, logFailure } from '../errors.js';
-import type { Clock, HttpTransport, KeyValueStore, Logger } from '../ports.js';
-import { fullJitter, type RetryPolicy } from '../retry/backoff.js';
-import type { ServiceClient } from '../service/client.js';
+import { fullJitter } from '../retry/backoff.js';
 import { Paths } from '../wire.js';
 import { ChunkedDownload, type OtaErrno } from './download.js';
 import {
@@ -38,36 +36,16 @@ import {
   sameBytes,
   type DesiredFirmware,
 } from './firmware.js';
+import { updaterDefaults, type UpdaterOptions } from './options.js';
 import type { ImageCheck, ImagePorts, ImageWriter } from './ports.js';
-import { StatusReporter, type OtaStatus, type StatusOptions } from './status.js';
+import { StatusReporter, type OtaStatus } from './status.js';
 import { checkBoot, pendingKey, readPending, Trial } from './trial.js';
-
-export interface UpdaterOptions {
-  clock: Clock;
-  /** The transport images are downloaded over (binary answers). */
-  http: HttpTransport;
-  store: KeyValueStore;
-  logger: Logger;
-  /** The device's service client: properties/get and properties/set with its token. */
-  client: ServiceClient;
-  /** The version this build runs (reported as `fw-running`). */
-  running: string;
-  /** Absent where the host cannot install images: an update is reported `unsupported`. */
-  image?: ImagePorts | undefined;
-  /** Bytes per download request. Default 4096. */
-  chunkBytes?: number;
-  /** Failed requests in a row before a download fails. Default 8. */
-  maxAttempts?: number;
-  /** Default fullJitter (1 s .. 60 s). */
-  retry?: RetryPolicy;
-  /** Time the new image has to deliver a batch and connect to the hub, ms. Default 300000. */
-  trialMs?: number;
-  status?: StatusOptions;
-}
 
 /** Failures not worth a second download of the same image, even after a restart. */
 const lasting: readonly OtaErrno[] = ['EBADMSG', 'EKEYREJECTED'];
 const refusedKey = 'ota/refused';
+
+export type { UpdaterOptions } from './options.js';
 
 export class Updater {
   readonly reporter: StatusReporter;
@@ -101,7 +79,9 @@ export class Updater {
       const outcome = checkBoot(store, image.slots, running);
       if (outcome === 'trial') {
         this.reporter.set('installed');
-        this.#trial = new Trial(clock, image.slots, logger, this.#o.trialMs ?? 300_000, () => this.#confirmed());
+        this.#trial = new Trial(clock, image.slots, logger, this.#o.trialMs ?? updaterDefaults.trialMs, () =>
+          this.#confirmed(),
+        );
       } else if (outcome !== 'none') {
         if (outcome === 'rolled-back') this.#remember(readPending(store)?.id ?? '');
         this.#forget(pendingKey);
@@ -183,8 +163,8 @@ export class Updater {
       url: d.url,
       // The device's token goes only to its own service (any valid token opens /firmware there).
       headers: sameService ? { authorization: `Bearer ${o.client.access.token}` } : {},
-      chunkBytes: o.chunkBytes ?? 4096,
-      maxAttempts: o.maxAttempts ?? 8,
+      chunkBytes: o.chunkBytes ?? updaterDefaults.chunkBytes,
+      maxAttempts: o.maxAttempts ?? updaterDefaults.maxAttempts,
       begin: (total) => {
         this.#logged('open', () => (writer = image.slots.open(total)));
         check = image.check();
@@ -193,6 +173,7 @@ export class Updater {
         this.#logged('write', () => writer?.write(bytes));
         check?.write(bytes);
       },
+      logger: o.logger,
       progress: (received, total) => this.reporter.set(`downloading ${Math.floor((received * 100) / total)}%`),
     });
     this.#job = { id: d.id, download };
