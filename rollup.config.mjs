@@ -4,20 +4,27 @@
 // the firmware links them. Type-checking is `npm run typecheck`
 // (tsconfig.moddable.json); here each file is only transpiled.
 //
-// Three composition roots: targets/moddable/main-setup.ts (the default,
+// Four composition roots: targets/moddable/main-setup.ts (the default,
 // `npm run bundle`) links every board feature (GNSS, Modbus) and setup mode
 // (provisioning without a debugger, decisions 11); main.ts the same without
-// setup mode (`npm run bundle:full`, FIRMWARE=full); main-pins.ts no feature
-// (pins, custom values and the hub), for a board that uses no UART
-// (`npm run bundle:pins`, FIRMWARE=pins). All write dist/moddable/main.js, so
-// manifest.json builds whichever was bundled last.
+// setup mode (`npm run bundle:full`, FIRMWARE=full); main-ota.ts the full
+// firmware with over-the-air updates (`npm run bundle:ota`, FIRMWARE=ota,
+// decisions 12); main-pins.ts no feature (pins, custom values and the hub), for
+// a board that uses no UART (`npm run bundle:pins`, FIRMWARE=pins). All write
+// dist/moddable/main.js, so manifest.json builds whichever was bundled last.
 import { typescriptTranspile } from './test/xs/ts-plugin.mjs';
 
 /** Modules the Moddable SDK provides (not bundled). */
 export const moddableModules = [
+  'bootslots',
+  'crypt',
+  'curve',
   'dds/wifi',
+  'ecdsa',
+  'ecp',
   'http',
   'mc/config',
+  'ota',
   'preference',
   'Resource',
   'rng',
@@ -36,6 +43,7 @@ export const firmwareInputs = {
   setup: 'targets/moddable/main-setup.ts',
   full: 'targets/moddable/main.ts',
   pins: 'targets/moddable/main-pins.ts',
+  ota: 'targets/moddable/main-ota.ts',
 };
 
 // The default is the provisionable firmware (setup mode linked), for a board and for mcsim alike.

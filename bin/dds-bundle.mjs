@@ -9,13 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { progress } from './progress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const usage = `usage: npm run bundle -- [--firmware setup|full|pins] [--out FILE]
+const usage = `usage: npm run bundle -- [--firmware setup|full|ota|pins] [--out FILE]
 The firmware as one ES module for Moddable's mcconfig: the composition root and the adapters, bundled by rollup
 (ECMA-419 embedded:* and Moddable SDK modules stay external). manifest.json compiles dist/moddable/main.js:
   npm run bundle && mcconfig -d -m -p esp32 manifest.json   (docs/moddable.md)
   --firmware NAME  setup (default): targets/moddable/main-setup.ts: full, and setup mode (provisioning without
                    a debugger, docs/moddable.md)
                    full: targets/moddable/main.ts: pins, custom values, the hub, GNSS, Modbus (\`npm run bundle:full\`)
+                   ota: targets/moddable/main-ota.ts: full, and over-the-air updates (\`npm run bundle:ota\`, docs/ota.md)
                    pins: targets/moddable/main-pins.ts: no GNSS, no Modbus, no UART (what \`npm run bundle:pins\` does)
                    also from the FIRMWARE environment variable
   --out FILE       where the bundle goes; default dist/moddable/main.js (the path manifest.json reads)

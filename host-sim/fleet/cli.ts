@@ -3,7 +3,9 @@
  * [--scenario FILE] [--duration S] [--shard I/M] [--ramp S] [--drain S] [--batch-ms MS]
  * [--summary FILE] [--quiet]`: a fleet of simulated devices against any
  * Device Data Service; `npm run fleet -- --generate N [--out FILE]` writes a
- * fixture for the local service. Prints a live line while running and, as its
+ * fixture for the local service; `npm run fleet -- --scenario rollout [--devices N]
+ * [--image-kb K] [--max-downloads M]` updates a fleet's firmware against a local
+ * service of its own (rollout.ts). Prints a live line while running and, as its
  * last line, the JSON figures of the run (summary.ts); exits 1 when a record
  * was lost or stored twice.
  */
@@ -15,6 +17,7 @@ import { NodeClock } from '../../targets/node/clock.js';
 import type { Fleet } from './fleet.js';
 import { generateFleetFixture } from './generate.js';
 import { runFleet } from './run.js';
+import { runRollout } from './rollout.js';
 import { parseRoster } from './roster.js';
 import { parseFleetScenario } from './scenario.js';
 import { parseShard, shardSlice, wholeFleet } from './shard.js';
@@ -23,6 +26,7 @@ import { TimerWheel } from './timer-wheel.js';
 const usage = `usage: npm run fleet -- --service URL --tokens FILE [--devices N] [--product UID] [--scenario FILE]
                         [--duration S] [--shard I/M] [--ramp S] [--drain S] [--batch-ms MS] [--summary FILE] [--quiet]
        npm run fleet -- --generate N [--out FILE] [--scan-ms MS]
+       npm run fleet -- --scenario rollout [--devices N] [--image-kb K] [--max-downloads M] [--duration S]
 A fleet of simulated devices (real agents, one process) against a Device Data Service: a live line on a terminal,
 then every record read back; the last line is the run's figures as JSON; exit 1 when a record was lost or doubled.
   --service   base URL of the Device Data Service
@@ -38,7 +42,10 @@ then every record read back; the last line is the run's figures as JSON; exit 1 
   --summary   write the full summary (per-device figures included) to this file
   --quiet     no live line
   --generate  write a fixture of N devices with a token each (and an admin token) to --out
-  --out       default fleet-fixture.json`;
+  --out       default fleet-fixture.json
+  rollout     a firmware update of N devices (default 1000) against a local service of its own: a signed
+              image of K KiB (default 128), at most M downloads at once (default 16), sampling until every
+              device is settled or S seconds (default 600); docs/fleet.md`;
 
 function positive(name: string, text: string | undefined, fallback: number, integer = false): number {
   if (text === undefined) return fallback;
@@ -103,6 +110,8 @@ async function main(): Promise<number> {
     generate: { type: 'string' },
     out: { type: 'string', default: 'fleet-fixture.json' },
     'scan-ms': { type: 'string' },
+    'image-kb': { type: 'string' },
+    'max-downloads': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -118,6 +127,7 @@ async function main(): Promise<number> {
     console.log(`run it:    npm run fleet -- --service http://127.0.0.1:8080 --tokens ${values.out}`);
     return 0;
   }
+  if (values.scenario === 'rollout') return rollout(values);
   if (values.service === undefined || values.tokens === undefined)
     throw new UsageError('--service and --tokens are required');
   const roster = parseRoster(readInput('--tokens', values.tokens), values.tokens, values.product);
@@ -161,6 +171,45 @@ async function main(): Promise<number> {
   }
   console.log(JSON.stringify({ shard: shardText, ...figures }));
   return figures.delivery.exactlyOnce ? 0 : 1;
+}
+
+/** `--scenario rollout`: its own service and fleet; exits 1 unless every device settled and no record was lost. */
+async function rollout(values: Record<string, string | boolean | undefined>): Promise<number> {
+  for (const o of ['service', 'tokens', 'shard', 'product'] as const)
+    if (values[o] !== undefined) throw new UsageError(`--${o}: the rollout runs against a local service of its own`);
+  const str = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const maxDownloads = positive('max-downloads', str('max-downloads'), 16, true);
+  if (maxDownloads < 1) throw new UsageError('--max-downloads: expected at least 1');
+  const live = values['quiet'] !== true;
+  const tty = process.stderr.isTTY;
+  const result = await runRollout({
+    devices: positive('devices', str('devices'), 1000, true),
+    imageBytes: Math.round(positive('image-kb', str('image-kb'), 128) * 1024),
+    atS: 5,
+    durationS: positive('duration', str('duration'), 600),
+    maxDownloads,
+    clock: new TimerWheel(new NodeClock()),
+    http: new FetchHttp(),
+    sockets: new NodeWebSocketFactory(),
+    ...(str('ramp') === undefined ? {} : { rampS: positive('ramp', str('ramp'), 0) }),
+    ...(str('drain') === undefined ? {} : { drainS: positive('drain', str('drain'), 120) }),
+    onTick: (fleet, second) => {
+      if (!live || (!tty && second % 10 !== 0)) return;
+      const states = new Map<string, number>();
+      for (const d of fleet.devices) {
+        const s = (d.updater?.status ?? 'not running').replace(/ \d+%$/, '');
+        states.set(s, (states.get(s) ?? 0) + 1);
+      }
+      const line = `${progressLine(fleet, second)} firmware {${[...states].map(([k, n]) => `${k}: ${n}`).join(', ')}}`;
+      process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+    },
+  });
+  if (live && tty) process.stderr.write('\n');
+  const { figures, perDevice, rollout: r } = result;
+  if (typeof values['summary'] === 'string')
+    writeFileSync(values['summary'], JSON.stringify({ rollout: r, ...figures, perDevice }, null, 1) + '\n');
+  console.log(JSON.stringify({ rollout: r, ...figures }));
+  return figures.delivery.exactlyOnce && r.unsettled === 0 ? 0 : 1;
 }
 
 runCommand({ name: 'npm run fleet --', prefix: 'fleet' }, () => main().then((code) => process.exit(code)));

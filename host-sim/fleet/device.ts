@@ -9,6 +9,7 @@
  * be answered, stops (its open batches go to the outbox), and a new agent
  * starts on the same store, from the cached configuration, delivering the
  * outbox first. Counters of earlier lives are kept in `previous`.
+ * With `updates` (rollout.ts) each life also runs the updater (updates.ts).
  */
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentOptions } from '../../src/agent/agent-options.js';
@@ -21,12 +22,16 @@ import { Sender } from '../../src/report/sender.js';
 import { fullJitter } from '../../src/retry/backoff.js';
 import { linkAgent, type AgentLink } from '../../src/signalr/agent-hub.js';
 import { HubClient, type HubStateKind } from '../../src/signalr/hub-client.js';
+import { watchDelivery } from '../../src/ota/trial.js';
+import type { Updater } from '../../src/ota/updater.js';
 import { MemoryStore } from '../../targets/node/store.js';
 import { SimulatedDevice } from '../device/device.js';
 import { simulatedGnssSerial } from '../hardware/gnss.js';
 import { SimPins } from '../pins/sim-pins.js';
 import type { FleetMember } from './roster.js';
 import { DeviceMeter, type FleetLink } from './link.js';
+import { SimSlots } from './sim-slots.js';
+import { lifeUpdater, type FleetUpdates } from './updates.js';
 
 export interface FleetDeviceContext {
   service: string;
@@ -37,6 +42,8 @@ export interface FleetDeviceContext {
   agent?: Partial<AgentOptions>;
   /** Opens the hub connection. Default true. */
   hub?: boolean;
+  /** Runs the updater on simulated boot slots. Default: no updates. */
+  updates?: FleetUpdates;
 }
 
 const gauges = ['queued', 'queuedBytes', 'held'] as const;
@@ -55,6 +62,11 @@ export class FleetDevice {
   hubConnectedMs: number | undefined;
   private readonly connectedWaiters = new Set<() => void>();
   reboots = 0;
+  /** Restarts into an installed image or back after a failed trial. */
+  updateRestarts = 0;
+  /** With `updates`: the boot slots (kept over restarts, like the store), the current life's updater. */
+  slots: SimSlots | undefined;
+  updater: Updater | undefined;
   private agent: Agent | undefined;
   private hub: HubClient | undefined;
   private glue: AgentLink | undefined;
@@ -93,9 +105,11 @@ export class FleetDevice {
     const port = { port: 'simulated', baudRate: receiver.baudRate };
     const gnss = new GnssLocationProvider({ serial: receiver, port, clock, logger });
     const access = { baseUrl: service, device: this.member.key, token: this.member.token };
+    const updates = this.context.updates;
+    let updater: Updater | undefined;
     const agent = new Agent({
       clock,
-      http,
+      http: updates === undefined ? http : watchDelivery(http, () => updater?.delivered()),
       store: this.store,
       logger,
       service: access,
@@ -103,7 +117,13 @@ export class FleetDevice {
       ...this.context.agent,
     });
     this.agent = agent;
+    if (updates !== undefined) {
+      const slots = (this.slots ??= new SimSlots(updates.version, updates.identify, () => this.restartForUpdate()));
+      updater = lifeUpdater(updates, { clock, http, store: this.store, logger, client: agent.client, slots });
+      this.updater = updater;
+    }
     await agent.start();
+    if (updater !== undefined && this.agent === agent) void updater.start();
     if (this.context.hub === false || this.agent !== agent) return;
     const hub = new HubClient({ baseUrl: service, accessToken: () => access.token, http, sockets, clock, logger });
     hub.listen((state) => {
@@ -111,9 +131,13 @@ export class FleetDevice {
       this.hubState = state;
       if (state !== 'connected') return;
       this.hubConnectedMs = clock.monotonicMs();
+      updater?.hubConnected();
       for (const waiter of [...this.connectedWaiters]) waiter();
     });
-    this.glue = linkAgent(hub, agent, logger, agent.device === undefined ? {} : { deviceUid: agent.device.uid });
+    this.glue = linkAgent(hub, agent, logger, {
+      ...(agent.device === undefined ? {} : { deviceUid: agent.device.uid }),
+      ...(updater === undefined ? {} : { properties: (values: unknown) => updater?.offer(values) }),
+    });
     this.hub = hub;
     hub.start();
   }
@@ -146,6 +170,8 @@ export class FleetDevice {
   async stop(maxWaitMs = 10000): Promise<void> {
     const agent = this.agent;
     if (agent === undefined) return;
+    this.updater?.stop();
+    this.updater = undefined;
     this.hub?.stop();
     this.glue?.close();
     this.hub = undefined;
@@ -193,6 +219,23 @@ export class FleetDevice {
     this.previous.queued = agent.outbox.records;
     this.previous.queuedBytes = agent.outbox.bytes;
     return agent.outbox.records;
+  }
+
+  /** The updater installed an image or rolls back: restart (outside its call) into what `boot()` picks. */
+  private restartForUpdate(): void {
+    this.context.clock.setTimer(() => {
+      void (async () => {
+        await this.stop();
+        this.slots?.boot();
+        this.updateRestarts++;
+        await this.start();
+      })().catch((e: unknown) =>
+        this.context.logger.log('error', 'fleet: restart after an update failed', {
+          device: this.member.key,
+          error: String(e),
+        }),
+      );
+    }, 0);
   }
 
   private async whenNotSending(agent: Agent, maxWaitMs: number, sender?: Sender): Promise<void> {

@@ -1,15 +1,15 @@
 /**
  * A fleet run: N simulated devices (device.ts) on one timer wheel and one
  * link, started over a ramp, driven through a scenario's events (outage,
- * broadcast, churn), then drained (sampling stops; every outbox is delivered)
- * and read back from the service. `run()` resolves with the raw observations;
- * summary.ts turns them into figures.
+ * broadcast, churn), drained (sampling stops; every outbox is delivered) and
+ * read back. `run()` resolves with the observations; summary.ts sums them up.
  */
 import type { AgentOptions } from '../../src/agent/agent-options.js';
 import { AgentError } from '../../src/errors.js';
 import type { Clock, HttpTransport, WebSocketFactory } from '../../src/ports.js';
 import { Paths } from '../../src/wire.js';
 import { FleetDevice } from './device.js';
+import type { FleetUpdates } from './updates.js';
 import { FleetLink } from './link.js';
 import { CountingLogger } from './meter.js';
 import type { FleetMember } from './roster.js';
@@ -32,6 +32,10 @@ export interface FleetOptions {
   agent?: Partial<AgentOptions>;
   /** Told once a second while the run lasts. */
   onTick?: (fleet: Fleet, second: number) => void;
+  /** Every device runs the updater (rollout.ts). */
+  updates?: FleetUpdates;
+  /** Checked once a second: true ends the sampling before `durationS` (the drain follows). */
+  until?: (fleet: Fleet) => boolean;
 }
 
 export interface OutageRecord {
@@ -54,14 +58,12 @@ export interface BroadcastRecord {
   echoMs: Map<string, number>;
 }
 
-export interface ChurnRecord {
-  atS: number;
-  devices: number;
-  downSeconds: number;
-}
+export type ChurnRecord = Omit<Extract<FleetEvent, { kind: 'churn' }>, 'kind' | 'at'> & { atS: number };
 
 export interface FleetResult {
   elapsedS: number;
+  /** Seconds of sampling: `durationS`, or less when `until` ended it. */
+  sampledS: number;
   readBack: ReadBack[];
   /** Records still queued when the drain gave up. */
   undelivered: number;
@@ -103,6 +105,7 @@ export class Fleet {
       link: this.link,
       logger: this.logger,
       agent: options.agent ?? {},
+      ...(options.updates === undefined ? {} : { updates: options.updates }),
     };
     this.devices = options.members.map((m) => new FleetDevice(m, context));
     this.link.onDelivered((meter, entries, wall) => this.echoed(meter.key, entries, wall));
@@ -128,8 +131,13 @@ export class Fleet {
       this.pending.push(this.after(delay).then(() => device.start()));
     });
     for (const event of this.options.scenario.events) this.at(event.at, () => this.pending.push(this.handle(event)));
-    for (let s = 1; s <= durationS; s++) this.at(s, () => this.options.onTick?.(this, s));
-    await this.after(Math.max(0, this.originMs + durationS * 1000 - clock.monotonicMs()));
+    let sampling = true;
+    for (let s = 1; s <= durationS; s++) this.at(s, () => sampling && this.options.onTick?.(this, s));
+    const endMs = this.originMs + durationS * 1000;
+    while (clock.monotonicMs() < endMs && this.options.until?.(this) !== true)
+      await this.after(Math.min(1000, endMs - clock.monotonicMs()));
+    sampling = false;
+    const sampledS = Math.min(durationS, this.seconds);
     await Promise.all(this.pending);
     const drainMs = (this.options.drainS ?? 120) * 1000;
     const left = await Promise.all(this.devices.map((d) => d.drain(drainMs)));
@@ -144,6 +152,7 @@ export class Fleet {
     );
     return {
       elapsedS,
+      sampledS,
       readBack,
       undelivered: left.reduce((a, b) => a + b, 0),
       outages: this.outages,

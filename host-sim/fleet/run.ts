@@ -61,5 +61,5 @@ export async function runFleet(options: RunOptions): Promise<ReturnType<typeof s
   };
   usage.peakRssBytes = peakRss;
   if (usage.wallS === 0) measureUsage();
-  return { ...summarize(fleet, result, usage, options.durationS), fleet };
+  return { ...summarize(fleet, result, usage, result.sampledS), fleet };
 }

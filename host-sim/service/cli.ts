@@ -2,6 +2,7 @@
  * Command line of the local service (docs/service.md):
  *   npm run service -- [--fixture F] [--port P] [--host H] [--db FILE] [--verbose]
  *                      [--print-tokens] [--tls-cert FILE --tls-key FILE]   (HTTPS + WSS, docs/tls.md)
+ *                      [--firmware DIR [--max-downloads N]]   (images at /firmware/<name>, docs/ota.md)
  * Defaults: the demo fixture, port 8080, host 0.0.0.0 (a board on the LAN can
  * reach it), database `dds-local.db` in the working directory. Prints its
  * addresses and the count of the fixture's tokens (`--print-tokens` lists them);
@@ -19,6 +20,7 @@ import { demoFixturePath as demoFixture, loadFixture } from './fixture.js';
 import type { RunningService, ServiceOptions } from './index.js';
 
 const usage = `usage: npm run service -- [--fixture FILE] [--port N] [--host ADDR] [--db FILE] [--verbose] [--print-tokens] [--tls-cert FILE --tls-key FILE]
+                              [--firmware DIR [--max-downloads N]]
 The local Device Data Service (HTTP API, SignalR hub, dashboard at /) seeded from a fixture, until Ctrl-C.
   --fixture FILE   seed file (decisions.md section 7); default the demo fixture
   --port N         TCP port; default 8080 (0 picks a free one)
@@ -28,6 +30,8 @@ The local Device Data Service (HTTP API, SignalR hub, dashboard at /) seeded fro
   --print-tokens   list the fixture's tokens (default: only their count and file)
   --tls-cert FILE  certificate chain (PEM) to serve HTTPS and WSS with; needs --tls-key
   --tls-key FILE   private key (PEM) of --tls-cert
+  --firmware DIR   folder of firmware images to serve at /firmware/<name> (any valid token; docs/ota.md)
+  --max-downloads N  concurrent image downloads in total; default 16 (503 with Retry-After beyond)
   --help           print this help`;
 
 function lanAddresses(): string[] {
@@ -91,6 +95,8 @@ async function main(): Promise<number | undefined> {
     'print-tokens': { type: 'boolean', default: false },
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
+    firmware: { type: 'string' },
+    'max-downloads': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
@@ -104,6 +110,11 @@ async function main(): Promise<number | undefined> {
     values['tls-cert'] === undefined || values['tls-key'] === undefined
       ? undefined
       : { cert: readPem(values['tls-cert'], '--tls-cert'), key: readPem(values['tls-key'], '--tls-key') };
+  const maxDownloads = values['max-downloads'] === undefined ? undefined : Number(values['max-downloads']);
+  if (maxDownloads !== undefined && (!Number.isInteger(maxDownloads) || maxDownloads < 1))
+    throw new UsageError(`--max-downloads: expected a whole number >= 1, got ${values['max-downloads']}`);
+  if (maxDownloads !== undefined && values.firmware === undefined)
+    throw new UsageError('--max-downloads needs --firmware DIR');
   let fixture;
   try {
     fixture = loadFixture(values.fixture);
@@ -117,12 +128,19 @@ async function main(): Promise<number | undefined> {
     host: values.host,
     dbPath: values.db,
     ...(tls === undefined ? {} : { tls }),
+    ...(values.firmware === undefined
+      ? {}
+      : { firmware: { dir: values.firmware, ...(maxDownloads === undefined ? {} : { maxDownloads }) } }),
     ...(values.verbose ? { log: (line: string) => console.log(line) } : {}),
   });
   console.log(`Device Data Service (local) on ${service.url}  (hub ${service.wsUrl}/hubs/properties)`);
   if (values.host === '0.0.0.0')
     for (const a of lanAddresses()) console.log(`  on the LAN: ${tls ? 'https' : 'http'}://${a}:${service.port}`);
   console.log(`  fixture ${values.fixture}, database ${values.db}`);
+  if (values.firmware !== undefined)
+    console.log(
+      `  firmware images from ${values.firmware} at ${service.url}/firmware/<name> (${maxDownloads ?? 16} downloads at once)`,
+    );
   const admins = fixture.tokens.filter((t) => t.role === 'admin').length;
   console.log(
     `  ${fixture.tokens.length} tokens (${admins} admin, ${fixture.tokens.length - admins} device) from ${values.fixture}` +

@@ -17,9 +17,11 @@ export type ServiceErrorCode =
   | 'method'
   /** 413: a body over 1 MiB, or a hub record over its limit. */
   | 'too-large'
+  /** 416: a `Range` outside the image (firmware downloads). */
+  | 'range'
   /** 429: the access token's request budget is spent (with `Retry-After`). */
   | 'rate-limited'
-  /** 503: a bounded resource (connections, hub slots) is full, or storage cannot be written. */
+  /** 503: a bounded resource (connections, hub slots, download slots) is full, or storage cannot be written. */
   | 'unavailable'
   /** The fixture (seed file) or an option is invalid; the service does not start. */
   | 'config';
@@ -31,6 +33,7 @@ const statusByCode: Readonly<Record<ServiceErrorCode, number>> = {
   'not-found': 404,
   method: 405,
   'too-large': 413,
+  range: 416,
   'rate-limited': 429,
   unavailable: 503,
   config: 500,

@@ -15,6 +15,9 @@ import { addRelationRoutes } from './api/relations.js';
 import { addStateRoutes } from './api/states.js';
 import { serveDashboard } from '../dashboard/serve.js';
 import { createContext } from './context.js';
+import { FirmwareFolder } from './firmware/folder.js';
+import { addFirmwareRoutes } from './firmware/routes.js';
+import { defaultMaxDownloads, defaultRetryAfterS, DownloadSlots } from './firmware/slots.js';
 import { notFound, ServiceError } from './errors.js';
 import { loadFixture, validateFixture, type Fixture } from './fixture.js';
 import type { FallbackHandler } from './http/router.js';
@@ -39,6 +42,7 @@ export { validateFixture, loadFixture } from './fixture.js';
 export type { HubFaults } from './hub/faults.js';
 export { defaultLimits, type ServiceLimits } from './limits.js';
 export type { FallbackHandler } from './http/router.js';
+export type { DownloadStats } from './firmware/slots.js';
 
 export interface ServiceOptions {
   /** Path to a fixture JSON file, or the parsed object (decisions 7). */
@@ -81,6 +85,17 @@ export interface ServiceOptions {
   tls?: { cert: string; key: string };
   /** Overrides of the fair-share limits (limits.ts; docs/service.md#limits). */
   limits?: Partial<ServiceLimits>;
+  /** Serve the firmware images of `dir` at `/firmware/<name>` (decisions 12; docs/service.md). Default: none. */
+  firmware?: FirmwareOptions;
+}
+
+export interface FirmwareOptions {
+  /** The folder of images; a missing or unreadable folder stops the service (`config`). */
+  dir: string;
+  /** Concurrent downloads across all tokens (default 16); beyond, 503 with `Retry-After`. */
+  maxDownloads?: number;
+  /** The `Retry-After` seconds of a refused download (default 2). */
+  retryAfterS?: number;
 }
 
 export interface HubControl {
@@ -102,6 +117,8 @@ export interface RunningService {
   hub: HubControl;
   /** The connections the server accepted (and TLS sessions resumed), live. */
   connections: ConnectionCounts;
+  /** Firmware downloads: `snapshot()` of slots held now, the most held at once, served and refused (503); `until`. */
+  downloads: Pick<DownloadSlots, 'max' | 'snapshot' | 'until'>;
   /** Closes sockets and the database; the database file remains. */
   close(): Promise<void>;
 }
@@ -112,6 +129,8 @@ export interface ServiceApp {
   /** The base of every `link`; `startService` sets the listening address unless `publicUrl` was given. */
   setBaseUrl(url: string): void;
   hub: PropertiesHub;
+  /** The bound on concurrent firmware downloads, with its counters. */
+  downloads: DownloadSlots;
   /** Every route Fastify serves, as `METHOD /path` (HEAD twins of GET routes left out). */
   routes: readonly string[];
   /** The connections the server accepted (and TLS sessions resumed), live. */
@@ -129,6 +148,11 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     );
   }
   const fixture = typeof options.fixture === 'string' ? loadFixture(options.fixture) : validateFixture(options.fixture);
+  const folder = options.firmware === undefined ? undefined : new FirmwareFolder(options.firmware.dir);
+  const downloads = new DownloadSlots(options.firmware?.maxDownloads ?? defaultMaxDownloads);
+  const retryAfterS = options.firmware?.retryAfterS ?? defaultRetryAfterS;
+  if (!Number.isInteger(retryAfterS) || retryAfterS < 0)
+    throw new ServiceError('config', `firmware.retryAfterS: expected a whole number of seconds, got ${retryAfterS}`);
   const log = options.log ?? (() => undefined);
   const limits = resolveLimits(options.limits);
   const storage = openSqliteStorage(options.dbPath ?? ':memory:');
@@ -176,6 +200,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   });
   context.counters = metrics;
   addOperationRoutes(app, { storage, tokens: context.tokens, metrics, log });
+  addFirmwareRoutes(app, { tokens: context.tokens, folder, slots: downloads, retryAfterS });
   app.server.on('upgrade', (req, socket, head) => {
     if (connections.isRefused(socket)) return; // answered 503 by the connection cap
     hub.upgrade(req, socket, head);
@@ -190,6 +215,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     app,
     setBaseUrl,
     hub,
+    downloads,
     routes,
     connections: counts,
     close() {
@@ -229,6 +255,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     wsUrl: url.replace(/^http/, 'ws'),
     port,
     connections: built.connections,
+    downloads: built.downloads,
     hub: {
       faults: hub.faults,
       connectionCount: () => hub.connectionCount(),

@@ -9,6 +9,7 @@ import type { PropertyValue } from './fixture.js';
 import { badRequest, ServiceError } from './errors.js';
 import { utf8Bytes, type ServiceLimits } from './limits.js';
 import { isObject, PropertyNamePattern } from './wire.js';
+import { everyDeviceProperties as firmwareProperties } from './firmware/properties.js';
 
 /** A property every device has, with the value it starts with. */
 export interface PropertyDefinition {
@@ -18,10 +19,13 @@ export interface PropertyDefinition {
 
 /**
  * The properties defined for every device, whatever the fixture says. Data,
- * not code: another feature adds its names here (a fixture value wins).
+ * not code: a feature adds its names here (a fixture value wins): the six
+ * firmware properties (firmware/properties.ts, decisions 12), and
+ * `provisioned-at`, which `npm run provision` sets with the device's own token
+ * (decisions 8; '' until then).
  */
 export const everyDeviceProperties: readonly PropertyDefinition[] = [
-  // `npm run provision` sets it with the device's own token (decisions 8): '' until a board is provisioned.
+  ...firmwareProperties,
   { name: 'provisioned-at', initial: '' },
 ];
 

@@ -137,7 +137,7 @@ export interface AgentHubOptions extends Pick<HubClientOptions, 'baseUrl' | 'htt
   token: string;
   logger: RedactingLogger;
   /** Receives pushed properties (a host that keeps them: `notifiedProperties(agent)`, properties.ts). */
-  properties?: (values: unknown) => void;
+  properties?: ((values: unknown) => void) | undefined;
 }
 
 export interface AgentHub {

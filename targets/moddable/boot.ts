@@ -90,8 +90,11 @@ function run(board: BoardConfig, clock: ModdableClock, features?: LinkedFeatures
     trace(`agent: cannot start: ${toAgentError(e).message}\n`);
     return;
   }
-  const http = moddableHttp(clock, 30_000, secure);
   const logger = new RedactingLogger(traceLogger(board.logLevel));
+  // The agent's records (configuration cache, outbox) in NVS domain `agent`.
+  const store = preferenceStore(blobPreference);
+  const updates = features?.updates?.(board, { clock, http: moddableHttp(clock, 30_000, secure), store, logger });
+  const http = updates?.http ?? moddableHttp(clock, 30_000, secure);
   logger.addSecret(token);
   logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
@@ -105,8 +108,7 @@ function run(board: BoardConfig, clock: ModdableClock, features?: LinkedFeatures
   const agent = new AgentCore({
     clock,
     http,
-    // The agent's records (configuration cache, outbox) in NVS domain `agent`.
-    store: preferenceStore(blobPreference),
+    store,
     logger,
     service: { baseUrl, device: board.deviceKey, token },
     providers,
@@ -119,7 +121,17 @@ function run(board: BoardConfig, clock: ModdableClock, features?: LinkedFeatures
     .then(() => {
       // The hub glue, shared with the Node target (src/signalr/agent-hub.ts).
       const sockets = moddableWebSockets(secure);
-      startAgentHub({ agent, baseUrl, token, http, sockets, clock, logger });
+      const { hub } = startAgentHub({
+        agent,
+        baseUrl,
+        token,
+        http,
+        sockets,
+        clock,
+        logger,
+        properties: updates?.offer,
+      });
+      updates?.start(agent.client, hub);
     })
     .catch((e: unknown) => logFailure(logger, 'error', 'agent: start failed', e));
 }

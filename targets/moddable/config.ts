@@ -51,6 +51,12 @@ export interface BoardConfig {
   batchBytes: number;
   /** Outbox bound in bytes: what the ESP32's default 24 KiB NVS partition can hold. */
   outboxBytes: number;
+  /** The version this build runs (`fw-running`, docs/ota.md); set per build (`mcconfig ... fwVersion=1.2.0`). */
+  fwVersion: string;
+  /** The vendor's update key: base64 DER of an EC P-256 public key (none: updates are `unsupported`). */
+  fwKey: string | undefined;
+  /** Time a new image has to deliver a batch and connect to the hub before it rolls back, seconds. */
+  fwTrialS: number;
 }
 
 /**
@@ -85,6 +91,9 @@ const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
   pwmHz: [1, 1e8, 1000],
   batchBytes: [256, 65536, 4096],
   outboxBytes: [1024, 1e9, 12288],
+  fwVersion: [/^[\w.+-]{1,64}$/, 'a version', '0.0.0'],
+  fwKey: [/^[A-Za-z0-9+/]{120,124}={0,2}$/, 'base64 DER EC P-256 public key'],
+  fwTrialS: [10, 86400, 300],
 };
 
 /** Merges `manifest` config with `override(name)` values and validates the result. */

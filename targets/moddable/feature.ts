@@ -8,7 +8,9 @@
  * -EOPNOTSUPP as any channel without a provider does.
  */
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
-import type { Clock, Logger, Serial } from '../../src/ports.js';
+import type { Clock, HttpTransport, KeyValueStore, Logger, Serial } from '../../src/ports.js';
+import type { ServiceClient } from '../../src/service/client.js';
+import type { HubClient } from '../../src/signalr/hub-client.js';
 import type { BoardConfig } from './config.js';
 
 /** The ports a feature's provider uses. */
@@ -30,8 +32,30 @@ export type BoardFeature = (port: number, board: BoardConfig, ports: FeaturePort
  */
 export interface LinkedFeatures extends Partial<Record<FeatureName, BoardFeature>> {
   /** The board's UARTs, built once, when the first feature starts. */
-  serial(board: BoardConfig, clock: Clock): Serial;
+  serial?(board: BoardConfig, clock: Clock): Serial;
+  /** Over-the-air updates (feature-ota.ts), where the root links them. */
+  updates?: UpdatesFeature;
 }
+
+/** What boot hands the updates feature: the agent's ports, before the agent is built. */
+export interface UpdatesPorts {
+  clock: Clock;
+  http: HttpTransport;
+  store: KeyValueStore;
+  logger: Logger;
+}
+
+/** The updates feature's hooks into boot. */
+export interface UpdatesLink {
+  /** The agent's transport, watched for delivered batches (the trial's condition). */
+  http: HttpTransport;
+  /** Receives each `properties` Notify's values. */
+  offer(values: unknown): void;
+  /** Once the agent started and the hub was built: starts the updater. */
+  start(client: ServiceClient, hub: HubClient): void;
+}
+
+export type UpdatesFeature = (board: BoardConfig, ports: UpdatesPorts) => UpdatesLink;
 
 /**
  * The providers of the linked features the board configuration turns on; each
@@ -49,7 +73,7 @@ export function startFeatures(
     const port = board[`${name}Port`];
     const feature = linked?.[name];
     if (port === undefined) continue;
-    if (linked && feature)
+    if (linked?.serial && feature)
       providers.push(feature(port, board, (ports ??= { serial: linked.serial(board, clock), clock, logger })));
     else logger.log('warn', 'boot: feature not in this firmware', { feature: name });
   }

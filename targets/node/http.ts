@@ -8,6 +8,7 @@
  * Plain use goes through the built-in `fetch` (system/bundled CA store); a
  * private CA (`--ca`) or `--insecure` goes through `node:https` with an Agent
  * carrying `ca` / `rejectUnauthorized`, since Node 20's `fetch` takes neither.
+ * A `binary` request's answer comes as bytes (`HttpResponse.bytes`, body '').
  */
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AgentError } from '../../src/errors.js';

@@ -24,6 +24,8 @@ import type { NodeAgentOptions } from './options.js';
 import { buildProviders } from './providers.js';
 import { FileStore, MemoryStore } from './store.js';
 import { NodeWebSocketFactory } from './websocket.js';
+import { Updater } from '../../src/ota/updater.js';
+import { packageVersion } from './ota.js';
 
 export interface NodeAgentOverrides {
   clock?: Clock;
@@ -50,6 +52,8 @@ export interface NodeAgentRuntime {
   logger: RedactingLogger;
   /** The hub connection (desired values, properties), unless disabled. */
   hub: HubClient | undefined;
+  /** Reports `fw-running` (the package version) and `unsupported` for an update: Node installs no images. */
+  updater: Updater;
   stop(): void;
 }
 
@@ -116,9 +120,18 @@ export async function startNodeAgent(
     ...(refreshMs === undefined ? {} : { configRefreshMs: refreshMs }),
     ...overrides.agent,
   });
+  // Updates (docs/ota.md): the properties the agent reads and the hub pushes reach the updater.
+  const updater = new Updater({ clock, http, store, logger, client: agent.client, running: packageVersion() });
+  properties.onChange((values) => updater.offer(values));
+  updater.reporter.announce();
   await agent.start();
+  updater.offer(properties.values);
+  const stopAll = (): void => {
+    updater.stop();
+    agent.stop();
+  };
   if (overrides.hub === false || options.values['no-hub'] !== undefined) {
-    return { agent, properties, custom, hardware, logger, hub: undefined, stop: () => agent.stop() };
+    return { agent, properties, custom, hardware, logger, hub: undefined, updater, stop: stopAll };
   }
   // The hub glue, shared with the Moddable target (src/signalr/agent-hub.ts).
   const { hub, stop: stopHub } = startAgentHub({
@@ -135,7 +148,7 @@ export async function startNodeAgent(
   if (tls.insecure === true) hub.listen((state) => state === 'connected' && logger.log('warn', insecureWarning));
   const stop = (): void => {
     stopHub();
-    agent.stop();
+    stopAll();
   };
-  return { agent, properties, custom, hardware, logger, hub, stop };
+  return { agent, properties, custom, hardware, logger, hub, updater, stop };
 }

@@ -136,7 +136,21 @@ describe('moddable target', () => {
         pwmHz: 1000,
         batchBytes: 4096,
         outboxBytes: 12288,
+        fwVersion: '0.0.0',
+        fwKey: undefined,
+        fwTrialS: 300,
       });
+    });
+
+    it('reads the update settings and refuses a malformed fwKey or fwVersion (docs/ota.md)', () => {
+      const key = 'A'.repeat(122);
+      const board = readBoardConfig({ ...manifest, fwVersion: '1.2.0', fwKey: key, fwTrialS: '60' }, () => undefined);
+      assert.equal(board.fwVersion, '1.2.0');
+      assert.equal(board.fwKey, key);
+      assert.equal(board.fwTrialS, 60);
+      assert.throws(() => readBoardConfig({ ...manifest, fwKey: 'not a key' }, () => undefined), /fwKey/);
+      assert.throws(() => readBoardConfig({ ...manifest, fwVersion: '1 0' }, () => undefined), /fwVersion/);
+      assert.throws(() => readBoardConfig({ ...manifest, fwTrialS: 5 }, () => undefined), /fwTrialS/);
     });
 
     it('lets preferences override entries, numbers given as strings included', () => {

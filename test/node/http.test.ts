@@ -16,6 +16,11 @@ describe('node http transport', () => {
       req.on('data', (c: Buffer) => (body += c.toString('utf8')));
       req.on('end', () => {
         seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization, body });
+        if (req.url?.startsWith('/bin') === true) {
+          res.writeHead(206, { 'Content-Range': 'bytes 0-3/10' });
+          res.end(Buffer.from([0, 255, 128, 10]));
+          return;
+        }
         if (req.url?.startsWith('/fail') === true) {
           res.writeHead(503, { 'Content-Type': 'application/problem+json', 'X-Thing': 'A' });
           res.end('{"status":503}');
@@ -29,6 +34,17 @@ describe('node http transport', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('answers a binary request with the body as bytes (non-UTF-8 bytes intact) and an empty text body', async () => {
+    const http = new FetchHttp();
+    const r = await http.request({ method: 'GET', url: `${url}/bin`, headers: { range: 'bytes=0-3' }, binary: true });
+    assert.equal(r.status, 206);
+    assert.equal(r.body, '');
+    assert.deepEqual(r.bytes, new Uint8Array([0, 255, 128, 10]));
+    assert.equal(r.headers['content-range'], 'bytes 0-3/10');
+    const text = await http.request({ method: 'GET', url: `${url}/x`, headers: {} });
+    assert.equal(text.bytes, undefined);
+  });
 
   it('sends method, headers and body; answers status, lower-case headers and text', async () => {
     const http = new FetchHttp();

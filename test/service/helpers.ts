@@ -34,7 +34,7 @@ export const demo = {
   token2: 'device-token-demo-002',
 } as const;
 
-/** The properties every device has besides its fixture's (`provisioned-at`, ""; decisions 8). */
+/** The properties every device has besides its fixture's (the six `fw-*` and `provisioned-at`, each ""; decisions 8 and 12). */
 export const everyDeviceDefaults: Readonly<Record<string, string | number | boolean>> = Object.fromEntries(
   everyDeviceProperties.map((p) => [p.name, p.initial]),
 );

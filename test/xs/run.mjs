@@ -30,6 +30,15 @@ function findTests(dir, suffix) {
   return found.sort();
 }
 
+/**
+ * SDK modules the board's update adapter links (targets/moddable/ota.ts), and the
+ * fakes that stand for them in the board adapter's tests (test/xs/firmware/*.xs-test.ts).
+ */
+const sdkFakes = Object.fromEntries(
+  ['ota', 'bootslots', 'crypt', 'curve', 'ecdsa', 'ecp'].map((id) => [id, `\0sdk-fake:${id}`]),
+);
+const sdkFakesFile = join(root, 'test', 'xs', 'firmware', 'fake-ota-sdk.ts');
+
 /** One IIFE script of `files` (TypeScript), evaluated in order. */
 export async function bundleScript(files) {
   const entry = '\0xs-tests-entry';
@@ -41,8 +50,16 @@ export async function bundleScript(files) {
     plugins: [
       {
         name: 'xs-tests-entry',
-        resolveId: (id) => (id === entry ? entry : null),
-        load: (id) => (id === entry ? files.map((f) => `import ${JSON.stringify(f)};`).join('\n') : null),
+        resolveId: (id) => (id === entry ? entry : (sdkFakes[id] ?? null)),
+        load(id) {
+          if (id === entry) return files.map((f) => `import ${JSON.stringify(f)};`).join('\n');
+          if (!id.startsWith('\0sdk-fake:')) return null;
+          const name = id.slice('\0sdk-fake:'.length);
+          // `bootslots` is a module of functions; the others export one class as default (crypt: Digest).
+          if (name === 'bootslots')
+            return `export { state, confirm, rollback, restart } from ${JSON.stringify(sdkFakesFile)};`;
+          return `export { ${name === 'crypt' ? 'Digest' : `fake_${name} as default`} } from ${JSON.stringify(sdkFakesFile)};`;
+        },
       },
       typescriptTranspile(),
     ],

@@ -81,13 +81,16 @@ export class Api {
     private readonly base = '',
   ) {}
 
-  private async call(method: 'GET' | 'POST', path: string, query: Query, body?: unknown): Promise<unknown> {
+  private call(method: 'GET' | 'POST', path: string, query: Query, body?: unknown): Promise<unknown> {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) {
       if (v === undefined) continue;
       for (const one of Array.isArray(v) ? v : [v]) qs.append(k, one);
     }
-    const url = `${this.base}/api/v1/${path}${qs.size > 0 ? `?${qs.toString()}` : ''}`;
+    return this.send(method, `${this.base}/api/v1/${path}${qs.size > 0 ? `?${qs.toString()}` : ''}`, body);
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -170,4 +173,29 @@ export class Api {
   async setProperties(device: string, values: Record<string, Scalar>): Promise<void> {
     await this.call('POST', 'properties/set', {}, { device, values });
   }
+
+  /** The service's firmware folder (`GET /firmware`, admin; docs/service.md "Firmware images"). */
+  async firmwareImages(): Promise<FirmwareImage[]> {
+    return list(await this.send('GET', `${this.base}/firmware`), 'firmware', parseFirmwareImage);
+  }
+}
+
+export interface FirmwareImage {
+  name: string;
+  size: number;
+  sha256: string;
+  /** `fw-sig` stored beside the image as NAME.sig, when there is one. */
+  sig?: string;
+}
+
+export function parseFirmwareImage(v: unknown): FirmwareImage {
+  if (!isObject(v)) throw new ApiError(0, 'firmware image: expected an object');
+  const size = v['size'];
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0)
+    throw new ApiError(0, 'firmware image.size: expected a whole number');
+  const sha256 = str(v, 'sha256', 'firmware image');
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new ApiError(0, 'firmware image.sha256: expected 64 hex digits');
+  const image: FirmwareImage = { name: str(v, 'name', 'firmware image'), size, sha256 };
+  if (typeof v['sig'] === 'string') image.sig = v['sig'];
+  return image;
 }

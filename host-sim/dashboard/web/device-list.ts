@@ -1,17 +1,21 @@
 /**
  * The device list: search by the API's `q` (debounced), enabled state,
  * "last seen" (the newest `.reported` of each device, kept live from Notify),
- * and whether the device reported since it was provisioned: its property
- * `provisioned-at`, which `npm run provision` sets (decisions 8), against the
- * last `.reported`.
- * A device token cannot list devices (403): it sees its own device only, and
- * the search filters that one locally.
+ * whether the device reported since it was provisioned (its property
+ * `provisioned-at`, which `npm run provision` sets, decisions 8, against the
+ * last `.reported`), and the firmware each device runs and the state of its
+ * update (`fw-running`, `fw-status`). Properties are read once per device and
+ * kept live from the `properties` Notify. An admin selects devices here for a
+ * firmware update (firmware-panel.ts). A device token cannot list devices
+ * (403): it sees its own device only, and the search filters that one locally.
  */
-import type { Api, DeviceInfo } from './api.js';
+import type { Api, DeviceInfo, Scalar } from './api.js';
 import { ago, h, replace } from './dom.js';
 
 /** The device property `npm run provision` sets (host-sim/provision/provision.ts). */
 const ProvisionedAt = 'provisioned-at';
+/** Property reads in flight at once while the list loads. */
+const parallelReads = 8;
 
 export class DeviceList {
   readonly element: HTMLElement;
@@ -20,6 +24,10 @@ export class DeviceList {
   private readonly lastSeen = new Map<string, number>();
   /** `provisioned-at` of each listed device, ms (NaN: never provisioned through npm run provision). */
   private readonly provisioned = new Map<string, number>();
+  /** uid -> fw-running and fw-status. */
+  private readonly firmware = new Map<string, { running: string; status: string }>();
+  private readonly chosen = new Set<string>();
+  private readonly all: HTMLInputElement;
   private devices: DeviceInfo[] = [];
   private debounce: number | undefined;
   private seq = 0;
@@ -40,6 +48,13 @@ export class DeviceList {
       this.debounce = window.setTimeout(() => void this.load(), 150);
     });
     this.rows = h('tbody');
+    this.all = h('input', { type: 'checkbox', id: 'select-all', 'aria-label': 'Select every listed device' });
+    this.all.addEventListener('change', () => {
+      for (const d of this.devices)
+        if (this.all.checked) this.chosen.add(d.uid);
+        else this.chosen.delete(d.uid);
+      this.render();
+    });
     this.element = h(
       'section',
       { class: 'device-list', 'aria-label': 'Devices' },
@@ -60,6 +75,9 @@ export class DeviceList {
             h('th', {}, 'Enabled'),
             h('th', {}, 'Last seen'),
             h('th', {}, 'Provisioned'),
+            h('th', {}, 'Firmware'),
+            h('th', {}, 'Update'),
+            this.own === '' ? h('th', {}, this.all) : null,
           ),
         ),
         this.rows,
@@ -81,25 +99,13 @@ export class DeviceList {
     }
     if (seq !== this.seq) return; // a newer search answered first
     this.devices = devices;
+    await this.readProperties(devices.filter((d) => !this.firmware.has(d.uid)));
+    if (seq !== this.seq) return;
     if (this.lastSeen.size === 0) {
       for (const r of await this.api.lastStates(undefined, ['*.reported']).catch(() => []))
         this.seen(r.entity, r.tsMs, false);
     }
     this.render();
-    await this.loadProvisioned(devices);
-  }
-
-  /** Reads `provisioned-at` of the devices not read yet (one properties/get each, at most 100 per load). */
-  private async loadProvisioned(devices: DeviceInfo[]): Promise<void> {
-    const missing = devices.filter((d) => !this.provisioned.has(d.uid)).slice(0, 100);
-    await Promise.all(
-      missing.map(async (d) => {
-        const props: Record<string, unknown> = await this.api.properties(d.uid).catch(() => ({}));
-        const at = props[ProvisionedAt];
-        this.provisioned.set(d.uid, typeof at === 'string' ? Date.parse(at) : NaN);
-      }),
-    );
-    if (missing.length > 0) this.render();
   }
 
   /** The Provisioned cell: when, and whether a `.reported` came after it. */
@@ -117,12 +123,49 @@ export class DeviceList {
     if (render) this.render();
   }
 
+  /** The devices selected for an update (those still listed). */
+  selected(): DeviceInfo[] {
+    return this.devices.filter((d) => this.chosen.has(d.uid));
+  }
+
+  /** A device's properties (read, or a `properties` Notify): provisioned-at, fw-running, fw-status, if named. */
+  properties(entity: string, values: Record<string, unknown>): void {
+    const at = values[ProvisionedAt];
+    if (typeof at === 'string') {
+      this.provisioned.set(entity, Date.parse(at));
+      this.render();
+    }
+    const fw = this.firmware.get(entity) ?? { running: '', status: '' };
+    const running = values['fw-running'];
+    const status = values['fw-status'];
+    if (typeof running !== 'string' && typeof status !== 'string') return;
+    this.firmware.set(entity, {
+      running: typeof running === 'string' ? running : fw.running,
+      status: typeof status === 'string' ? status : fw.status,
+    });
+    this.render();
+  }
+
+  private async readProperties(devices: DeviceInfo[]): Promise<void> {
+    const queue = [...devices];
+    const worker = async (): Promise<void> => {
+      for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
+        const p: Record<string, Scalar> = await this.api.properties(d.uid).catch(() => ({}));
+        this.properties(d.uid, p);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallelReads, queue.length) }, worker));
+  }
+
   private render(): void {
     const now = Date.now();
     replace(
       this.rows,
       ...this.devices.map((d) => {
         const seen = this.lastSeen.get(d.uid);
+        const fw = this.firmware.get(d.uid);
+        const box = h('input', { type: 'checkbox', 'aria-label': `Select ${d.key}`, checked: this.chosen.has(d.uid) });
+        box.addEventListener('change', () => (box.checked ? this.chosen.add(d.uid) : this.chosen.delete(d.uid)));
         return h(
           'tr',
           { 'data-device': d.key },
@@ -131,9 +174,12 @@ export class DeviceList {
           h('td', {}, d.enabled ? 'yes' : 'no'),
           h('td', { class: 'last-seen' }, seen === undefined ? 'never' : ago(now, seen)),
           this.provisionedCell(d.uid),
+          h('td', { class: 'fw-running' }, fw?.running || '–'),
+          h('td', { class: 'fw-status', 'data-status': (fw?.status ?? '').split(' ')[0] }, fw?.status || '–'),
+          this.own === '' ? h('td', {}, box) : null,
         );
       }),
     );
-    if (this.devices.length === 0) replace(this.rows, h('tr', {}, h('td', { colspan: 5 }, 'no device matches')));
+    if (this.devices.length === 0) replace(this.rows, h('tr', {}, h('td', { colspan: 8 }, 'no device matches')));
   }
 }

@@ -9,6 +9,7 @@ import { Api, ApiError, type DeviceInfo } from './api.js';
 import { DeviceList } from './device-list.js';
 import { DeviceView } from './device-view.js';
 import { h, replace } from './dom.js';
+import { FirmwarePanel } from './firmware-panel.js';
 import { HubClient, type HubStatus } from './hub-client.js';
 import { splitStateName } from './device-view.js';
 import { isObject, parseRecord } from './api.js';
@@ -108,6 +109,14 @@ function dispatch(arg: unknown): void {
   else if (
     view instanceof DeviceList &&
     isObject(arg) &&
+    arg['type'] === Hub.notifyProperties &&
+    typeof arg['entity'] === 'string' &&
+    isObject(arg['values'])
+  )
+    view.properties(arg['entity'], arg['values']);
+  else if (
+    view instanceof DeviceList &&
+    isObject(arg) &&
     arg['type'] === Hub.notifyStates &&
     Array.isArray(arg['states'])
   ) {
@@ -133,8 +142,9 @@ async function route(): Promise<void> {
     } else {
       const list = new DeviceList(s.api, s.own);
       s.view = list;
-      replace(app, list.element);
-      await list.load();
+      const firmware = s.own === '' ? new FirmwarePanel(s.api, () => list.selected()) : undefined;
+      replace(app, list.element, firmware?.element);
+      await Promise.all([list.load(), firmware?.load()]);
     }
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) return signOut('The access token was not accepted.');

@@ -7,6 +7,7 @@
  * Served at `/openapi.json`; `npm run openapi` writes docs/openapi.json.
  */
 import { defaultLimits } from '../limits.js';
+import { firmwarePaths } from '../firmware/openapi.js';
 import { maxBodyBytes } from './router.js';
 import { routeSpecs, type RouteSpec } from './routes.js';
 import { components, type Schema } from './schema-parts.js';
@@ -72,6 +73,7 @@ function operation(spec: RouteSpec): Record<string, unknown> {
 export function generateOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of routeSpecs) (paths[spec.path] ??= {})[spec.method.toLowerCase()] = operation(spec);
+  Object.assign(paths, firmwarePaths);
   paths['/openapi.json'] = {
     get: {
       summary: 'this document',

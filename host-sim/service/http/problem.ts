@@ -15,6 +15,7 @@ const titles: Readonly<Record<number, string>> = {
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Content Too Large',
+  416: 'Range Not Satisfiable',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',

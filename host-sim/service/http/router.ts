@@ -31,8 +31,8 @@ export interface RequestContext {
 export type Handler = (ctx: RequestContext) => unknown;
 
 /**
- * Serves what is not the API: every path outside `/api/`, `/hubs/` and
- * `/openapi.json` (for example a dashboard at `/`). It owns the response; a
+ * Serves what is not the API: every path outside `/api/`, `/hubs/`,
+ * `/firmware` and `/openapi.json` (for example a dashboard at `/`). It owns the response; a
  * throw is a logged 500.
  */
 export type FallbackHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -44,7 +44,9 @@ export function isApiPath(pathname: string): boolean {
     pathname.startsWith('/hubs/') ||
     pathname === '/openapi.json' ||
     pathname === '/healthz' ||
-    pathname === '/metrics'
+    pathname === '/metrics' ||
+    pathname === '/firmware' ||
+    pathname.startsWith('/firmware/')
   );
 }
 

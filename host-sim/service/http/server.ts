@@ -17,6 +17,7 @@ import { answerClientError } from './client-error.js';
 import { capConnections, type ConnectionCap } from './connections.js';
 import { generateOpenApi } from './openapi.js';
 import { problemBody, retryAfterOf, sendProblem as sendRawProblem, statusOf } from './problem.js';
+import { firmwareAllowedMethods } from '../firmware/openapi.js';
 import { allowedMethods } from './routes.js';
 import { isApiPath, maxBodyBytes, redactUrl, Router, type FallbackHandler } from './router.js';
 import { compileValidator, validationProblem } from './validation.js';
@@ -179,7 +180,7 @@ export function createHttpServer(o: HttpOptions): HttpServer {
       }
       return;
     }
-    const allow = allowedMethods(path);
+    const allow = allowedMethods(path) || firmwareAllowedMethods(path);
     if (allow === '') throw notFound(`no route ${path}`);
     void reply.header('Allow', allow);
     return sendProblem(

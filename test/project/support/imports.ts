@@ -75,11 +75,8 @@ export function moddableModules(root: string): Set<string> {
     }
   };
   visit(join(root, 'node_modules', '@moddable', 'typings'));
-  // SDK modules without typings and modules the manifest maps per platform, declared by the target itself.
-  for (const m of readFileSync(join(root, 'targets', 'moddable', 'modules.d.ts'), 'utf8').matchAll(
-    /declare module\s+["']([^"']+)["']/g,
-  ))
-    names.add(m[1]!);
+  // SDK modules the typings lack, declared by the Moddable target itself (modules.d.ts, sdk-ota.d.ts).
+  visit(join(root, 'targets', 'moddable'));
   return names;
 }
 
