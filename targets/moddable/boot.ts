@@ -1,5 +1,6 @@
 /**
- * The firmware's boot, shared by its composition roots (main.ts, main-pins.ts),
+ * The firmware's boot, shared by its composition roots (main.ts, main-pins.ts,
+ * main-ota.ts; main-setup.ts through setup-boot.ts),
  * and the one place where Moddable modules meet the core's ports (STYLE.md
  * practice 3): reads the board configuration (manifest `config`, overridden by
  * `config` preferences), builds the ports, sets the time, and starts the agent
@@ -23,13 +24,12 @@ import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
 import { ModdableClock } from './clock.js';
 import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
-import { startFeatures, type LinkedFeatures } from './feature.js';
+import { startFeatures, type LinkedFeatures, type UpdatesLink } from './feature.js';
 import { moddableHttp } from './http.js';
 import { boardIo } from './io.js';
 import { traceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
 import { secureOptions } from './secure.js';
-import type { SetupFeature } from './setup-mode.js';
 import { preferenceStore, type PreferenceApi } from './store.js';
 import { syncTime } from './time.js';
 import { moddableWebSockets } from './websocket.js';
@@ -49,51 +49,49 @@ const blobPreference: PreferenceApi = {
   keys: Preference.keys,
 };
 
-/**
- * Boots the firmware with the features its root links; with `setup` linked
- * (main-setup.ts), a board that is not provisioned, or whose setup button is
- * held at boot, enters setup mode instead and starts the agent once provisioned.
- */
-export function boot(features?: LinkedFeatures, setup?: SetupFeature): void {
-  const clock = new ModdableClock();
-  const start = (): void => startAgent(clock, features, setup);
-  if (setup?.held(clock, start)) return;
-  start();
-}
-
-function startAgent(clock: ModdableClock, features?: LinkedFeatures, setup?: SetupFeature): void {
+/** Boots the firmware with the features its root links (main.ts, main-pins.ts, main-ota.ts). */
+export function boot(features?: LinkedFeatures): void {
   let board: BoardConfig;
   try {
-    board = readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
-    setup?.checkNetwork();
+    board = readBoard();
   } catch (e) {
-    const message = toAgentError(e).message;
-    if (setup !== undefined && /^board config: (serviceUrl|deviceKey|token|ssid):/.test(message)) {
-      setup.start(`not provisioned (${message})`, clock, () => startAgent(clock, features, setup));
-      return;
-    }
-    // The token is never in the image on a board: it (and any other setting) is provisioned into NVS.
-    trace(`agent: cannot start: ${message}; set it with Preference.set("config", name, value)\n`);
-    return;
+    return cannotStart(e);
   }
-  if (setup === undefined) run(board, clock, features);
-  else setup.network(() => run(board, clock, features, setup));
+  run(board, new ModdableClock(), features);
 }
 
-function run(board: BoardConfig, clock: ModdableClock, features?: LinkedFeatures, setup?: SetupFeature): void {
+/** The board configuration (manifest `config`, `config` preferences); throws `config.invalid` naming a setting. */
+export const readBoard = (): BoardConfig => readBoardConfig(config, (name) => Preference.get(CONFIG_DOMAIN, name));
+
+/** The console line of a board that cannot start: what is wrong and how to set it. */
+export function cannotStart(e: unknown): void {
+  // The token is never in the image on a board: it (and any other setting) is provisioned into NVS.
+  trace(`agent: cannot start: ${toAgentError(e).message}; set it with Preference.set("config", name, value)\n`);
+}
+
+/**
+ * Starts the agent on `board`: its ports, the linked features and the hub.
+ * `pemToDer` decodes a provisioned PEM `caCert` (setup-boot.ts links it).
+ */
+export function run(
+  board: BoardConfig,
+  clock: ModdableClock,
+  features?: LinkedFeatures,
+  pemToDer?: (pem: string) => Uint8Array,
+): void {
   const { serviceUrl: baseUrl, token } = board;
-  // The `secure` dictionary of every SecureSocket (secure.ts).
-  let secure: Record<string, unknown>;
-  try {
-    secure = secureOptions(board.caCert, setup?.pemToDer);
-  } catch (e) {
-    trace(`agent: cannot start: ${toAgentError(e).message}\n`);
-    return;
-  }
   const logger = new RedactingLogger(traceLogger(board.logLevel));
   // The agent's records (configuration cache, outbox) in NVS domain `agent`.
   const store = preferenceStore(blobPreference);
-  const updates = features?.updates?.(board, { clock, http: moddableHttp(clock, 30_000, secure), store, logger });
+  // The `secure` dictionary of every SecureSocket (secure.ts); a linked feature's own settings.
+  let secure: Record<string, unknown>;
+  let updates: UpdatesLink | undefined;
+  try {
+    secure = secureOptions(board.caCert, pemToDer);
+    updates = features?.updates?.({ clock, http: moddableHttp(clock, 30_000, secure), store, logger });
+  } catch (e) {
+    return cannotStart(e);
+  }
   const http = updates?.http ?? moddableHttp(clock, 30_000, secure);
   logger.addSecret(token);
   logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });

@@ -51,19 +51,13 @@ export interface BoardConfig {
   batchBytes: number;
   /** Outbox bound in bytes: what the ESP32's default 24 KiB NVS partition can hold. */
   outboxBytes: number;
-  /** The version this build runs (`fw-running`, docs/ota.md); set per build (`mcconfig ... fwVersion=1.2.0`). */
-  fwVersion: string;
-  /** The vendor's update key: base64 DER of an EC P-256 public key (none: updates are `unsupported`). */
-  fwKey: string | undefined;
-  /** Time a new image has to deliver a batch and connect to the hub before it rolls back, seconds. */
-  fwTrialS: number;
 }
 
 /**
  * A text setting: [pattern, what it means, default]; a number setting: [min,
  * max, default]. The default `null` marks a required setting.
  */
-type Setting = readonly [RegExp, string, (string | null)?] | readonly [number, number, number?];
+export type Setting = readonly [RegExp, string, (string | null)?] | readonly [number, number, number?];
 
 /** Any non-blank text. */
 const TEXT = [/\S/, 'text'] as const;
@@ -91,17 +85,28 @@ const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
   pwmHz: [1, 1e8, 1000],
   batchBytes: [256, 65536, 4096],
   outboxBytes: [1024, 1e9, 12288],
-  fwVersion: [/^[\w.+-]{1,64}$/, 'a version', '0.0.0'],
-  fwKey: [/^[A-Za-z0-9+/]{120,124}={0,2}$/, 'base64 DER EC P-256 public key'],
-  fwTrialS: [10, 86400, 300],
 };
 
 /** Merges `manifest` config with `override(name)` values and validates the result. */
 export function readBoardConfig(manifest: unknown, override: (name: string) => unknown): BoardConfig {
+  const board = readSettings<BoardConfig>(SETTINGS, manifest, override);
+  board.serviceUrl = board.serviceUrl.replace(/\/+$/, '');
+  return board;
+}
+
+/**
+ * Reads the settings of `table` (the board's, or a feature's own: feature-ota.ts)
+ * from `manifest` config and `override(name)` values, validated.
+ */
+export function readSettings<T>(
+  table: Readonly<Record<keyof T, Setting>>,
+  manifest: unknown,
+  override: (name: string) => unknown,
+): T {
   const base = (typeof manifest === 'object' && manifest !== null ? manifest : {}) as Record<string, unknown>;
   const board: Record<string, unknown> = {};
-  for (const name in SETTINGS) {
-    const [a, b, fallback] = SETTINGS[name as keyof BoardConfig];
+  for (const name in table) {
+    const [a, b, fallback] = table[name];
     let value = override(name) ?? base[name];
     if (value === '' || value == null) value = fallback;
     else if (typeof a === 'number') {
@@ -114,8 +119,7 @@ export function readBoardConfig(manifest: unknown, override: (name: string) => u
     if (value === null) fail(name, 'a value', undefined);
     board[name] = value;
   }
-  board.serviceUrl = (board.serviceUrl as string).replace(/\/+$/, '');
-  return board as unknown as BoardConfig;
+  return board as T;
 }
 
 function fail(name: string, expected: string, value: unknown): never {

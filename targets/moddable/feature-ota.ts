@@ -8,14 +8,23 @@
  * A board without `fwKey`, or with a bad one (logged), reports an update as
  * `unsupported`: it installs nothing it cannot verify.
  */
+import config from 'mc/config';
+import Preference from 'preference';
 import { logFailure } from '../../src/errors.js';
 import type { ImagePorts } from '../../src/ota/ports.js';
 import { watchDelivery } from '../../src/ota/trial.js';
 import { Updater } from '../../src/ota/updater.js';
-import type { UpdatesFeature } from './feature.js';
+import { CONFIG_DOMAIN } from './config.js';
+import type { UpdatesFeature, UpdatesLink, UpdatesPorts } from './feature.js';
 import { moddableImagePorts } from './ota.js';
+import { readUpdateSettings, type UpdateSettings } from './ota-settings.js';
 
-export const updatesFeature: UpdatesFeature = (board, { clock, http, store, logger }) => {
+/** The feature as a root links it: its settings read from the board configuration (throws `config.invalid`). */
+export const updatesFeature: UpdatesFeature = (ports) =>
+  updatesOn(readUpdateSettings(config, (name) => Preference.get(CONFIG_DOMAIN, name)), ports);
+
+/** Updates with `board`'s settings on the agent's ports. */
+export function updatesOn(board: UpdateSettings, { clock, http, store, logger }: UpdatesPorts): UpdatesLink {
   let updater: Updater | undefined;
   let image: ImagePorts | undefined;
   try {
@@ -41,4 +50,4 @@ export const updatesFeature: UpdatesFeature = (board, { clock, http, store, logg
       void u.start();
     },
   };
-};
+}

@@ -55,7 +55,8 @@ export interface UpdatesLink {
   start(client: ServiceClient, hub: HubClient): void;
 }
 
-export type UpdatesFeature = (board: BoardConfig, ports: UpdatesPorts) => UpdatesLink;
+/** Throws `config.invalid` for a bad update setting (ota-settings.ts): the agent does not start. */
+export type UpdatesFeature = (ports: UpdatesPorts) => UpdatesLink;
 
 /**
  * The providers of the linked features the board configuration turns on; each

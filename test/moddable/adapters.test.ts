@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { AgentError } from '../../src/errors.js';
 import { readBoardConfig } from '../../targets/moddable/config.js';
+import { readUpdateSettings } from '../../targets/moddable/ota-settings.js';
 import { preferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
 import { TickUnwrapper } from '../../targets/moddable/ticks.js';
 import { splitUrl } from '../../targets/moddable/url.js';
@@ -136,21 +137,22 @@ describe('moddable target', () => {
         pwmHz: 1000,
         batchBytes: 4096,
         outboxBytes: 12288,
-        fwVersion: '0.0.0',
-        fwKey: undefined,
-        fwTrialS: 300,
       });
     });
 
     it('reads the update settings and refuses a malformed fwKey or fwVersion (docs/ota.md)', () => {
       const key = 'A'.repeat(122);
-      const board = readBoardConfig({ ...manifest, fwVersion: '1.2.0', fwKey: key, fwTrialS: '60' }, () => undefined);
-      assert.equal(board.fwVersion, '1.2.0');
-      assert.equal(board.fwKey, key);
-      assert.equal(board.fwTrialS, 60);
-      assert.throws(() => readBoardConfig({ ...manifest, fwKey: 'not a key' }, () => undefined), /fwKey/);
-      assert.throws(() => readBoardConfig({ ...manifest, fwVersion: '1 0' }, () => undefined), /fwVersion/);
-      assert.throws(() => readBoardConfig({ ...manifest, fwTrialS: 5 }, () => undefined), /fwTrialS/);
+      assert.deepEqual(readUpdateSettings(manifest, () => undefined), {
+        fwVersion: '0.0.0',
+        fwKey: undefined,
+        fwTrialS: 300,
+      });
+      const prefs: Record<string, unknown> = { fwTrialS: '60' };
+      const board = readUpdateSettings({ ...manifest, fwVersion: '1.2.0', fwKey: key }, (name) => prefs[name]);
+      assert.deepEqual(board, { fwVersion: '1.2.0', fwKey: key, fwTrialS: 60 });
+      assert.throws(() => readUpdateSettings({ fwKey: 'not a key' }, () => undefined), /fwKey/);
+      assert.throws(() => readUpdateSettings({ fwVersion: '1 0' }, () => undefined), /fwVersion/);
+      assert.throws(() => readUpdateSettings({ fwTrialS: 5 }, () => undefined), /fwTrialS/);
     });
 
     it('lets preferences override entries, numbers given as strings included', () => {

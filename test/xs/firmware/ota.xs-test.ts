@@ -10,8 +10,8 @@ import { isAgentError } from '../../../src/errors.js';
 import { Updater } from '../../../src/ota/updater.js';
 import { ServiceClient } from '../../../src/service/client.js';
 import type { HubClient } from '../../../src/signalr/hub-client.js';
-import { readBoardConfig } from '../../../targets/moddable/config.js';
-import { updatesFeature } from '../../../targets/moddable/feature-ota.js';
+import { readUpdateSettings } from '../../../targets/moddable/ota-settings.js';
+import { updatesOn } from '../../../targets/moddable/feature-ota.js';
 import { moddableImagePorts } from '../../../targets/moddable/ota.js';
 import { FakeClock, settle } from '../../fakes/fake-clock.js';
 import { FakeImageServer } from '../../fakes/fake-image-server.js';
@@ -126,19 +126,10 @@ describe('board updates: the SDK adapter on XS', () => {
       }
       assert.ok(isAgentError(error, 'config.invalid'), key);
     }
-    const board = readBoardConfig(
-      {
-        serviceUrl: 'http://dds.test',
-        deviceKey: 'dev',
-        token: 't',
-        fwVersion: '2.0.0',
-        fwKey: toBase64(new Uint8Array(91)),
-      },
-      () => undefined,
-    );
+    const board = readUpdateSettings({ fwVersion: '2.0.0', fwKey: toBase64(new Uint8Array(91)) }, () => undefined);
     const http = new FakeImageServer();
     const logger = new FakeLogger();
-    const link = updatesFeature(board, { clock: new FakeClock(), http, store: new FakeStore(), logger });
+    const link = updatesOn(board, { clock: new FakeClock(), http, store: new FakeStore(), logger });
     const client = new ServiceClient(http, { baseUrl: 'http://dds.test', device: 'dev', token: 't' });
     link.start(client, { listen: () => () => undefined } as unknown as HubClient);
     link.offer(propertiesFor('2.1.0', makeImage(10)));
