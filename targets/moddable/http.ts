@@ -25,6 +25,7 @@
 import { Socket } from 'socket';
 import SecureSocket from 'securesocket';
 import { AgentError, toAgentError } from '../../src/errors.js';
+import { utf8Length } from '../../src/utf8.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
 import { closeQuietly } from './guarded-socket.js';
 import { responseReader, type ResponseReader } from './http-reader.js';
@@ -167,12 +168,9 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
         let head = `${req.method} ${path} HTTP/1.1\r\nHost: ${authority}\r\n`;
         for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
-        const body = new Uint8Array(ArrayBuffer.fromString(req.body ?? ''));
-        if (req.body !== undefined) head += `Content-Length: ${body.length}\r\n`;
-        const top = new Uint8Array(ArrayBuffer.fromString(head + '\r\n'));
-        const out = new Uint8Array(top.length + body.length);
-        out.set(top);
-        out.set(body, top.length);
+        const { body } = req;
+        if (body !== undefined) head += `Content-Length: ${utf8Length(body)}\r\n`;
+        const out = new Uint8Array(ArrayBuffer.fromString(`${head}\r\n${body ?? ''}`));
         const timeout = (): void => {
           const error = new AgentError('timeout', `http ${host}: no answer in ${timeoutMs} ms`);
           if (job === entry) {
