@@ -50,6 +50,9 @@ export interface RolloutOptions {
 }
 
 export const fromVersion = '1.0.0';
+/** How often the operator's properties write is tried for one device, and its back-off. */
+const WRITE_ATTEMPTS = 8;
+const writeRetry = fullJitter(1000, 8000);
 export const toVersion = '2.0.0';
 
 /** Settled: confirmed on the new version, or an end that names why. */
@@ -84,7 +87,29 @@ export async function runRollout(o: RolloutOptions) {
       startMs: 0,
       written: 0,
       writeErrors: 0,
+      writeRetries: 0,
       allConfirmedMs: undefined as number | undefined,
+    };
+    // An operator's write: a refusal the service may lift (no answer, 408, 429, 5xx) is tried again after a
+    // jittered wait (at least its Retry-After), up to WRITE_ATTEMPTS times; any other answer is final.
+    const writeUpdate = async (device: string, values: object): Promise<boolean> => {
+      for (let attempt = 1; ; attempt++) {
+        const r = await o.http
+          .request({
+            method: 'POST',
+            url: `${service.url}/api/v1/properties/set`,
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ device, values }),
+          })
+          .catch(() => ({ status: 0, headers: {} as Record<string, string> }));
+        if (r.status === 200) return true;
+        if (!(r.status === 0 || r.status === 408 || r.status === 429 || r.status >= 500)) return false;
+        if (attempt >= WRITE_ATTEMPTS) return false;
+        set.writeRetries++;
+        const afterMs = Number(r.headers?.['retry-after'] ?? 0) * 1000;
+        const waitMs = Math.max(afterMs || 0, writeRetry.nextDelayMs(attempt) ?? 1000);
+        await new Promise<void>((resolve) => o.clock.setTimer(resolve, waitMs));
+      }
     };
     const setUpdate = async (fleet: Fleet): Promise<void> => {
       set.started = true;
@@ -95,15 +120,7 @@ export async function runRollout(o: RolloutOptions) {
           const wrongKey = next < (o.wrongKeyDevices ?? 0);
           const { member } = fleet.devices[next++]!;
           const values = wrongKey ? other.properties : properties;
-          const r = await o.http
-            .request({
-              method: 'POST',
-              url: `${service.url}/api/v1/properties/set`,
-              headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ device: member.key, values }),
-            })
-            .catch(() => ({ status: 0 }));
-          if (r.status === 200) set.written++;
+          if (await writeUpdate(member.key, values)) set.written++;
           else set.writeErrors++;
         }
       };
@@ -153,6 +170,7 @@ export async function runRollout(o: RolloutOptions) {
       imageBytes: o.imageBytes,
       written: set.written,
       writeErrors: set.writeErrors,
+      writeRetries: set.writeRetries,
       confirmed: ends.filter((e) => e.status === 'confirmed' && e.running === toVersion).length,
       /** Devices whose final status is neither confirmed on the new version nor a named failure. */
       unsettled: ends.filter((e) => !settled(e.status, e.running)).length,
