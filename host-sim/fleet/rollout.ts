@@ -42,7 +42,7 @@ export interface RolloutOptions {
   sockets: WebSocketFactory;
   rampS?: number;
   drainS?: number;
-  /** The new image's trial, ms. Default 60000. */
+  /** The new image's trial, ms. Default 300000, the board's default (`fwTrialS`). */
   trialMs?: number;
   /** The first N devices get a `fw-sig` by another key (each must end `failed EKEYREJECTED`). Default 0. */
   wrongKeyDevices?: number;
@@ -149,7 +149,7 @@ export async function runRollout(o: RolloutOptions) {
         identify: (sha) => (sha === properties['fw-sha256'] ? toVersion : undefined),
         check: nodeImageCheck(key),
         retry: fullJitter(1000, 8000),
-        trialMs: o.trialMs ?? 60_000,
+        trialMs: o.trialMs ?? 300_000,
       },
       until: allSettled,
       onTick: (fleet, second) => {
