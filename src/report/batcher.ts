@@ -89,7 +89,7 @@ export class Batcher {
 
   /** Closes both lanes now. */
   flush(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
     this.#close('s');
     this.#close('m');

@@ -168,7 +168,7 @@ export class Outbox {
   }
 
   #cancelTimer(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
   /** Only set while offline (deliveryOk cancels it); persist clears its fired handle, which the clock ignores. */
