@@ -97,6 +97,17 @@ export function retryAfterMs(status: number, headers: Readonly<Record<string, st
   return ms === ms ? (ms > 0 ? ms : 0) : undefined;
 }
 
+/**
+ * The error of an HTTP answer that is not 2xx: `auth` for 401 and 403, else `http.status`; with
+ * the status and the wait a 429's or 503's `Retry-After` asks for.
+ */
+export function statusError(status: number, headers: Readonly<Record<string, string>>, message: string): AgentError {
+  return new AgentError(status === 401 || status === 403 ? 'auth' : 'http.status', message, {
+    status,
+    retryAfterMs: retryAfterMs(status, headers),
+  });
+}
+
 /** True when `e` is an AgentError, optionally with the given code. */
 export function isAgentError(e: unknown, code?: ErrorCode): e is AgentError {
   return e instanceof AgentError && (code === undefined || e.code === code);

@@ -26,8 +26,8 @@ export interface Clock {
   wallMs(): number;
   /** Calls `callback` once after `delayMs` milliseconds of monotonic time. */
   setTimer(callback: () => void, delayMs: number): TimerHandle;
-  /** Cancels a timer; a handle that already fired or was cleared is ignored. */
-  clearTimer(handle: TimerHandle): void;
+  /** Cancels a timer; undefined (no timer), or a handle that already fired or was cleared, is ignored. */
+  clearTimer(handle: TimerHandle | undefined): void;
   /**
    * A timer made once and armed again and again (the scheduler's wake-up): on a
    * board, arming it allocates nothing (Moddable's `Timer.schedule`), where

@@ -77,9 +77,9 @@ export class TimerWheel implements Clock {
     return timer;
   }
 
-  clearTimer(handle: TimerHandle): void {
-    const timer = handle as WheelTimer;
-    if (timer.callback === undefined) return;
+  clearTimer(handle: TimerHandle | undefined): void {
+    const timer = handle as WheelTimer | undefined;
+    if (timer?.callback === undefined) return;
     timer.callback = undefined; // removed lazily when its bucket is swept
     this.count--;
     if (this.count === 0) this.disarm();

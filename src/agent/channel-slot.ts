@@ -4,8 +4,10 @@
  * scan that ties them (sample, scale, then the sink decides and reports) and the write of a
  * desired value (type check, inverse scaling). The parsed channel is not kept:
  * the slot copies the few fields the running code needs, so a channel costs few
- * heap slots on XS (docs/agent.md, "Heap per channel"); for the same reason its
- * members are TypeScript-private, not ES `#private` (see TransmitDecider).
+ * heap slots on XS (docs/agent.md, "Heap per channel"). Its fields are ES `#private`
+ * (on XS, one more slot per instance for the class's private fields, paid for by
+ * `isLocation`, a getter on the prototype); its private methods are TypeScript-private
+ * (an ES `#method` would be a slot per instance).
  *
  * A scan allocates nothing for synchronous drivers (the scaled sample object is
  * reused, one for all slots); an async driver (a bus read) is awaited, and a scan that comes due
@@ -19,7 +21,7 @@ import type { ScanTask } from '../sched/scheduler.js';
 import { TransmitDecider } from '../transmit/decider.js';
 import type { AgentCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
-import { errorSample, type ChannelDriver, type Sample, type Value } from './driver.js';
+import { errorSample, FAILED, type ChannelDriver, type Sample, type Value } from './driver.js';
 
 /** Receives every scaled sample and every desired echo (the agent: agent-core.ts). */
 export interface SampleSink {
@@ -43,11 +45,12 @@ export interface SlotContext {
   readonly scaled: { ok: true; value: number };
 }
 
-/** What a channel accepts as a desired value; `none`: read-only (an input, or `readOnly`). */
-type WriteKind = 'boolean' | 'number' | 'integer' | 'none';
+/** What a channel accepts as a desired value; `none` and `location`: nothing (read-only). */
+type WriteKind = 'boolean' | 'number' | 'integer' | 'none' | 'location';
 
 function writeKindOf(channel: Channel): WriteKind {
   const type = channel.type;
+  if (type === 'location') return type;
   if ('readOnly' in channel && channel.readOnly) return 'none';
   if (type === 'custom')
     return channel.customType === 'decimal' ? 'number' : channel.customType === 'number' ? 'integer' : 'boolean';
@@ -65,27 +68,25 @@ function coerce(value: Value, kind: WriteKind): boolean | number | undefined {
 
 /** The channel types whose raw numbers are scaled (decisions 2); others keep gain 1, offset 0. */
 const scaledTypes: readonly string[] = ['analogInput', 'analogOutput', 'modbus', 'can'];
-const FAILED: Sample = { ok: false, errno: Errno.EIO };
 /** `pendingSinceMs` when no async sample is awaited, and once the slot is closed. */
 const IDLE = -Infinity;
 const CLOSED = Infinity;
 
 export class ChannelSlot extends TransmitDecider implements ScanTask {
   readonly key: string;
-  readonly isLocation: boolean;
   /** A number that changes when the channel's settings change (ChannelSet's diff). */
   readonly signature: number;
-  private readonly driver: ChannelDriver;
-  private readonly context: SlotContext;
-  private readonly writeKind: WriteKind;
+  readonly #driver: ChannelDriver;
+  readonly #context: SlotContext;
+  readonly #writeKind: WriteKind;
   /** reported = raw x gain + offset (decisions 2); 1 and 0 for the types that are not scaled. */
-  private readonly gain: number;
-  private readonly offset: number;
+  readonly #gain: number;
+  readonly #offset: number;
   /** Set by the scheduler. */
   intervalMs = 0;
   dueMs = 0;
   /** The scan time of the pending async sample; IDLE, or CLOSED. */
-  private pendingSinceMs = IDLE;
+  #pendingSinceMs = IDLE;
 
   /** @param events the channel's transmit events, or an equal list shared with other channels. */
   constructor(
@@ -97,31 +98,34 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   ) {
     super(events);
     this.key = channel.key;
-    this.isLocation = channel.type === 'location';
     this.signature = signature;
-    this.driver = driver;
-    this.context = context;
-    this.writeKind = writeKindOf(channel);
+    this.#driver = driver;
+    this.#context = context;
+    this.#writeKind = writeKindOf(channel);
     const scaled = scaledTypes.includes(channel.type);
-    this.gain = scaled ? channel.scaleGain : 1;
-    this.offset = scaled ? channel.scaleOffset : 0;
+    this.#gain = scaled ? channel.scaleGain : 1;
+    this.#offset = scaled ? channel.scaleOffset : 0;
+  }
+
+  get isLocation(): boolean {
+    return this.#writeKind === 'location';
   }
 
   scan(nowMs: number): void {
-    if (this.pendingSinceMs === CLOSED) return;
-    if (this.pendingSinceMs !== IDLE) {
-      this.context.counters.overruns++;
+    if (this.#pendingSinceMs === CLOSED) return;
+    if (this.#pendingSinceMs !== IDLE) {
+      this.#context.counters.overruns++;
       return;
     }
     let result: Sample | Promise<Sample> | undefined;
     try {
-      result = this.driver.sample();
+      result = this.#driver.sample();
     } catch {
       result = FAILED;
     }
     if (result === undefined) return;
     if (result instanceof Promise) {
-      this.pendingSinceMs = nowMs;
+      this.#pendingSinceMs = nowMs;
       // Bound per async scan, not per channel: a pin channel never pays for them (heap per channel on XS).
       result.then(
         (sample) => this.settle(sample),
@@ -135,8 +139,8 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   /** Scales a raw number (decisions 2) into the shared scaled sample; other samples pass through. */
   scale(sample: Sample): Sample {
     if (!sample.ok || typeof sample.value !== 'number') return sample;
-    const scaled = this.context.scaled;
-    scaled.value = scaleToValue(sample.value, this.gain, this.offset);
+    const scaled = this.#context.scaled;
+    scaled.value = scaleToValue(sample.value, this.#gain, this.#offset);
     return scaled;
   }
 
@@ -146,34 +150,34 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
    * what the driver reads back (raw: `scale` it). A driver's throw rejects.
    */
   async write(value: Value): Promise<Sample> {
-    const driver = this.driver;
-    const kind = this.writeKind;
-    if (kind === 'none' || driver.applyDesired === undefined) return errorSample(Errno.EROFS);
+    const driver = this.#driver;
+    const kind = this.#writeKind;
+    if (kind === 'none' || kind === 'location' || driver.applyDesired === undefined) return errorSample(Errno.EROFS);
     const typed = coerce(value, kind);
     if (typed === undefined) return errorSample(Errno.EINVAL);
     if (typeof typed === 'boolean') return await driver.applyDesired(typed);
-    const raw = valueToRaw(typed, this.gain, this.offset, driver.rawRange);
+    const raw = valueToRaw(typed, this.#gain, this.#offset, driver.rawRange);
     return raw === undefined ? errorSample(Errno.ERANGE) : await driver.applyDesired(raw);
   }
 
   /** Stops reporting (a late async sample is discarded) and closes the driver. */
   close(): void {
-    this.pendingSinceMs = CLOSED;
+    this.#pendingSinceMs = CLOSED;
     try {
-      this.driver.close();
+      this.#driver.close();
     } catch {
       // closing is best effort; the channel is gone either way
     }
   }
 
   private handle(raw: Sample, nowMs: number): void {
-    this.context.sink.sampled(this, this.scale(raw), nowMs);
+    this.#context.sink.sampled(this, this.scale(raw), nowMs);
   }
 
   private settle(sample: Sample): void {
-    if (this.pendingSinceMs === CLOSED) return;
-    const at = this.pendingSinceMs;
-    this.pendingSinceMs = IDLE;
+    if (this.#pendingSinceMs === CLOSED) return;
+    const at = this.#pendingSinceMs;
+    this.#pendingSinceMs = IDLE;
     this.handle(sample, at);
   }
 }

@@ -135,7 +135,7 @@ export class ConfigFollower {
 
   /** Replaces the one timer: a nudge `why` after `delayMs`; a negative delay only clears it. */
   #arm(delayMs: number, why: string): void {
-    if (this.#timer !== undefined) this.#c.clock.clearTimer(this.#timer);
+    this.#c.clock.clearTimer(this.#timer);
     this.#timer = undefined;
     if (delayMs < 0 || !this.#running) return;
     this.#timer = this.#c.clock.setTimer(() => {

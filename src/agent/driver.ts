@@ -4,6 +4,7 @@
  * provider per family of channel types; a type with no provider reports
  * -EOPNOTSUPP (decisions 4).
  */
+import { Errno } from '../errno.js';
 import type { Channel, ChannelConfig, ChannelType } from '../config/model.js';
 import type { RawRange } from '../codec/scale.js';
 
@@ -80,3 +81,6 @@ export function okSample(value: SampleValue): Sample {
 export function errorSample(errno: number): Sample {
   return { ok: false, errno };
 }
+
+/** A read that failed (-EIO): one shared object, never changed. */
+export const FAILED: Sample = errorSample(Errno.EIO);

@@ -17,7 +17,7 @@
  * that does not cover them whole is read first (FC 3) so that the other bits
  * stay as they are.
  */
-import type { ChannelDriver, Sample, Value } from '../agent/driver.js';
+import { errorSample, type ChannelDriver, type Sample, type Value } from '../agent/driver.js';
 import { decodeData, encodeData, isFailure, type Failure } from '../codec/field.js';
 import type { ModbusChannel } from '../config/model.js';
 import { AgentError } from '../errors.js';
@@ -91,12 +91,12 @@ export class ModbusChannelDriver implements ChannelDriver {
   async applyDesired(raw: Value): Promise<Sample> {
     const c = this.#channel;
     const bus = this.#bus;
-    if (c.readOnly || this.#read.functionCode % 2 === 0) return { ok: false, errno: Errno.EROFS };
-    if (typeof bus === 'number') return { ok: false, errno: bus };
+    if (c.readOnly || this.#read.functionCode % 2 === 0) return errorSample(Errno.EROFS);
+    if (typeof bus === 'number') return errorSample(bus);
     const written = await this.#write(bus, raw);
     if (!written.ok) {
       this.#logger.log('warn', `modbus ${c.key}: write ${written.reason} (${written.errno})`);
-      return { ok: false, errno: written.errno };
+      return errorSample(written.errno);
     }
     return { ...this.#toSample(await bus.request(this.#read)) };
   }

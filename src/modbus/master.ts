@@ -203,7 +203,7 @@ export class ModbusMaster {
   }
 
   #stopTimer(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#clock.clearTimer(this.#timer);
   }
 
   #finish(result: ModbusResult): void {

@@ -69,7 +69,7 @@ export class ChunkedDownload {
   /** Stops at the next step (a wait ends at once); `run` then resolves with undefined and `cancelled` is true. */
   cancel(): void {
     this.#cancelled = true;
-    if (this.#timer !== undefined) this.#o.clock.clearTimer(this.#timer);
+    this.#o.clock.clearTimer(this.#timer);
     this.#wake?.();
   }
 

@@ -96,7 +96,7 @@ export class StatusReporter {
   /** Sends nothing more (a host that stops). */
   stop(): void {
     this.#stopped = true;
-    if (this.#timer !== undefined) this.clock.clearTimer(this.#timer);
+    this.clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
 

@@ -8,14 +8,12 @@
  * channel holds few heap slots on XS. A pin that cannot be opened rejects its
  * channel.
  */
-import type { ChannelDriver, ChannelDriverProvider, Sample } from '../agent/driver.js';
+import { FAILED, type ChannelDriver, type ChannelDriverProvider, type Sample } from '../agent/driver.js';
 import type { RawRange } from '../codec/scale.js';
 import type { Channel, ChannelType, PinChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError, toAgentError } from '../errors.js';
-import type { DigitalOutput, Pins, PwmOutput } from '../ports.js';
-
-const failed: Sample = { ok: false, errno: Errno.EIO };
+import type { Pins, PwmOutput } from '../ports.js';
 
 /** Any pin the drivers read: the four Pins port objects. */
 interface ReadablePin {
@@ -45,7 +43,7 @@ class PinReader<P extends ReadablePin> implements ChannelDriver {
       this.value = this.io.read();
       return this;
     } catch {
-      return failed;
+      return FAILED;
     }
   }
 
@@ -54,23 +52,23 @@ class PinReader<P extends ReadablePin> implements ChannelDriver {
   }
 }
 
+/** An output pin (DigitalOutput: a boolean, PwmOutput: a duty count). */
+interface WritablePin extends ReadablePin {
+  write(value: boolean | number): void;
+}
+
 /** Outputs take desired values the agent checked (ChannelSlot.write): a boolean, a duty count within rawRange. */
-class DigitalOutputDriver extends PinReader<DigitalOutput> {
-  applyDesired(value: boolean): Sample {
+class OutputDriver<P extends WritablePin> extends PinReader<P> {
+  applyDesired(value: boolean | number): Sample {
     this.io.write(value);
     return this.sample();
   }
 }
 
-class PwmOutputDriver extends PinReader<PwmOutput> {
+class PwmOutputDriver extends OutputDriver<PwmOutput> {
   /** Made on demand (a desired value is rare): not a field of the sample. */
   get rawRange(): RawRange {
     return { min: 0, max: 2 ** this.io.resolution - 1, integer: true };
-  }
-
-  applyDesired(value: number): Sample {
-    this.io.write(value);
-    return this.sample();
   }
 }
 
@@ -78,7 +76,7 @@ class PwmOutputDriver extends PinReader<PwmOutput> {
 const openers: Readonly<Record<PinChannel['type'], (pins: Pins, pin: number) => ChannelDriver>> = {
   digitalInput: (pins, pin) => new PinReader(pins.digitalInput({ pin })),
   analogInput: (pins, pin) => new PinReader(pins.analogInput({ pin })),
-  digitalOutput: (pins, pin) => new DigitalOutputDriver(pins.digitalOutput({ pin })),
+  digitalOutput: (pins, pin) => new OutputDriver(pins.digitalOutput({ pin })),
   analogOutput: (pins, pin) => new PwmOutputDriver(pins.pwmOutput({ pin })),
 };
 

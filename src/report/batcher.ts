@@ -49,12 +49,14 @@ export class Batcher {
   #timer: TimerHandle | undefined;
   readonly #clock: Clock;
   readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;
+  readonly #options: BatchOptions;
 
   constructor(
     clock: Clock,
-    readonly options: BatchOptions,
+    options: BatchOptions,
     onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
   ) {
+    this.#options = options;
     this.#clock = clock;
     this.#onBatch = onBatch;
   }
@@ -67,18 +69,18 @@ export class Batcher {
   add(lane: Lane, record: string, prompt = false): void {
     const buffer = this.#lanes[lane];
     const size = byteLength(record) + 1; // and its comma
-    if (buffer.parts.length > 0 && buffer.bytes + size > this.options.maxBytes) this.#close(lane);
+    if (buffer.parts.length > 0 && buffer.bytes + size > this.#options.maxBytes) this.#close(lane);
     buffer.parts.push(record);
     buffer.bytes += size;
     if (
-      (prompt && this.options.prompt !== false) ||
-      buffer.parts.length >= this.options.maxRecords ||
-      buffer.bytes >= this.options.maxBytes
+      (prompt && this.#options.prompt !== false) ||
+      buffer.parts.length >= this.#options.maxRecords ||
+      buffer.bytes >= this.#options.maxBytes
     ) {
       this.#close(lane);
     }
     if (this.#timer === undefined && this.pending > 0) {
-      this.#timer = this.#clock.setTimer(this.#onAge, this.options.maxAgeMs);
+      this.#timer = this.#clock.setTimer(this.#onAge, this.#options.maxAgeMs);
     }
   }
 
@@ -89,7 +91,7 @@ export class Batcher {
 
   /** Closes both lanes now. */
   flush(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
     this.#close('s');
     this.#close('m');

@@ -41,12 +41,10 @@ export class Outbox {
   /** Store entries removed as damaged (unreadable or not parsing). */
   damaged = 0;
 
-  constructor(
-    store: KeyValueStore,
-    readonly options: OutboxOptions,
-    logger: Logger,
-    clock: Clock,
-  ) {
+  readonly #options: OutboxOptions;
+
+  constructor(store: KeyValueStore, options: OutboxOptions, logger: Logger, clock: Clock) {
+    this.#options = options;
     const slots = options.storeSlots; // key names hold three digits
     if (!(slots >= 1 && slots <= 1000)) throw new AgentError('config.invalid', `outbox: storeSlots ${slots}`);
     this.#store = store;
@@ -58,7 +56,7 @@ export class Outbox {
 
   /** Appends a closed batch (`bytes`: its UTF-8 size), dropping the oldest first when over the bounds. */
   append(lane: Lane, json: string, count: number, bytes = byteLength(json)): void {
-    const { maxRecords, maxBytes } = this.options;
+    const { maxRecords, maxBytes } = this.#options;
     if (count > maxRecords || bytes > maxBytes) throw new AgentError('too-large', `outbox: batch ${count}/${bytes} B`);
     while (this.#index.length > 0 && (this.records + count > maxRecords || this.bytes + bytes > maxBytes)) {
       const records = this.#dropOldest();
@@ -149,7 +147,7 @@ export class Outbox {
   /** The write-behind delay: the base while the ring is at most half used, then doubling per eighth. */
   persistDelayMs(): number {
     const eighths = Math.floor((8 * this.persisted) / this.#taken.length);
-    return this.options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
+    return this.#options.persistDelayMs * 2 ** Math.min(4, Math.max(0, eighths - 3));
   }
 
   /** Removes a delivered (or refused) batch; unknown sequence numbers are ignored. */
@@ -168,7 +166,7 @@ export class Outbox {
   }
 
   #cancelTimer(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
   /** Only set while offline (deliveryOk cancels it); persist clears its fired handle, which the clock ignores. */
@@ -179,7 +177,7 @@ export class Outbox {
     for (let i = this.#index.length - 1; i >= 1; i--) {
       const entry = this.#index[i]!;
       if (entry.lane !== lane) continue;
-      const { maxEntryBytes, maxEntryRecords } = this.options;
+      const { maxEntryBytes, maxEntryRecords } = this.#options;
       if (entry.json === undefined || entry.bytes + bytes - 1 > maxEntryBytes) return false;
       if (entry.count + count > maxEntryRecords) return false;
       entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
@@ -200,7 +198,7 @@ export class Outbox {
   }
 
   #key(slot: number): string {
-    return `${this.options.prefix}r${String(slot).padStart(3, '0')}`;
+    return `${this.#options.prefix}r${String(slot).padStart(3, '0')}`;
   }
 
   /** Deletes a slot's entry and frees the slot (kept taken when the delete fails). */
@@ -234,7 +232,7 @@ export class Outbox {
 
   /** Rebuilds the queue from the ring (after a restart). */
   #load(): void {
-    const prefix = this.options.prefix;
+    const prefix = this.#options.prefix;
     for (const key of this.#store.keys(prefix)) {
       const name = slotName.exec(key.slice(prefix.length));
       if (name === null) continue;

@@ -231,7 +231,7 @@ export class Sender {
   }
 
   #cancelTimer(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer);
+    this.#clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
 

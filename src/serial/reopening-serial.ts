@@ -77,7 +77,7 @@ export class ReopeningPort implements SerialPort {
   close(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.closeInner();
   }

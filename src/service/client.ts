@@ -7,7 +7,7 @@
  * a 429 or 503, the `Retry-After` wait (decisions 10); every
  * response's `Date` header is offered to the wall time (decisions 4).
  */
-import { AgentError, retryAfterMs } from '../errors.js';
+import { statusError } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
 import { isObject, readJson } from '../reader.js';
 
@@ -78,11 +78,7 @@ export class ServiceClient {
       this.onSuccess?.();
       return response;
     }
-    const code = status === 401 || status === 403 ? 'auth' : 'http.status';
-    throw new AgentError(code, `${method} ${path}: ${status}${problemDetail(response.body)}`, {
-      status,
-      retryAfterMs: retryAfterMs(status, response.headers),
-    });
+    throw statusError(status, response.headers, `${method} ${path}: ${status}${problemDetail(response.body)}`);
   }
 }
 

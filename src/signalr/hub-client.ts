@@ -93,15 +93,6 @@ export class HubClient {
     if (this.#state !== 'stopped') this.#close(new AgentError('closed', 'hub: stopped'), false);
   }
 
-  /**
-   * Sends one encoded record (encodeRecord) on the connected socket. Throws
-   * AgentError `network` when not connected or when the send fails (the
-   * connection then ends, and reconnects).
-   */
-  send(record: string): void {
-    if (this.#state !== 'connected' || !this.#write(record)) throw new AgentError('network', 'hub: not sent');
-  }
-
   /** THE place where the state changes. */
   #set(state: HubStateKind, error?: AgentError): void {
     this.#state = state;
@@ -143,7 +134,7 @@ export class HubClient {
         socketUrl,
         { Authorization: 'Bearer ' + token },
         {
-          onOpen: () => void (live() && this.#write(handshakeRecord)),
+          onOpen: () => void (live() && this.write(handshakeRecord)),
           onMessage: (data) => void (live() && this.#received(data, live)),
           onClose: (reason) => live() && this.#close(new AgentError('network', 'hub: closed: ' + reason)),
         },
@@ -182,7 +173,7 @@ export class HubClient {
   /** Clears the one timer, and arms it for `#tick` after `delayMs` when given. */
   #arm(delayMs?: number): void {
     const clock = this.#o.clock;
-    if (this.#timer !== undefined) clock.clearTimer(this.#timer);
+    clock.clearTimer(this.#timer);
     this.#timer = delayMs === undefined ? undefined : clock.setTimer(() => this.#tick(), delayMs);
   }
 
@@ -196,7 +187,7 @@ export class HubClient {
     if (this.#state === 'waiting') return void this.#connect();
     if (this.#state === 'handshaking') return this.#close(new AgentError('timeout', 'hub: no handshake'));
     if (now - this.#receivedMs >= serverTimeoutMs) return this.#close(new AgentError('timeout', 'hub: server silent'));
-    if (now - this.#sentMs >= pingIntervalMs && !this.#write(pingRecord)) return;
+    if (now - this.#sentMs >= pingIntervalMs && !this.write(pingRecord)) return;
     this.#arm(Math.min(this.#sentMs + pingIntervalMs, this.#receivedMs + serverTimeoutMs) - now);
   }
 
@@ -227,7 +218,7 @@ export class HubClient {
       } else if (m) {
         // A device returns no results: an invocation that awaits one is answered at once.
         if (m.type === T.invocation && typeof m.invocationId === 'string') {
-          this.#write(encodeRecord({ type: T.completion, invocationId: m.invocationId, error: 'no client results' }));
+          this.write(encodeRecord({ type: T.completion, invocationId: m.invocationId, error: 'no client results' }));
         }
         this.#emit(m);
       }
@@ -237,8 +228,11 @@ export class HubClient {
     }
   }
 
-  /** Sends one record on the live socket; a failed send ends the connection and returns false. */
-  #write(record: string): boolean {
+  /**
+   * Sends one encoded record (encodeRecord) on the live socket, if any (HubInvoker sends only
+   * while `connected`); a failed send ends the connection, which reconnects, and answers false.
+   */
+  write(record: string): boolean {
     try {
       this.#socket?.send(record);
       this.#sentMs = this.#o.clock.monotonicMs();

@@ -76,7 +76,8 @@ export class HubInvoker {
       const record = encodeRecord({ type: HubMessageType.invocation, invocationId: id, target, arguments: args });
       if (exceedsBytes(record, this.#maxBytes))
         throw new AgentError('too-large', `hub: message over ${this.#maxBytes} B`);
-      this.#client.send(record);
+      const client = this.#client;
+      if (client.status !== 'connected' || !client.write(record)) throw new AgentError('network', 'hub: not sent');
       const clock = this.#clock;
       const timer = clock.setTimer(
         () => this.#settle(id, null, new AgentError('timeout', `hub: ${target} unanswered in ${timeoutMs} ms`)),

@@ -11,7 +11,7 @@
  * connection token is `wire.invalid`, and the client retries.
  */
 import { nonEmpty, readObject, str } from '../reader.js';
-import { AgentError, retryAfterMs } from '../errors.js';
+import { AgentError, statusError } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { Paths } from '../wire.js';
 
@@ -36,10 +36,7 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
     body: '',
   });
   if (status < 200 || status > 299) {
-    throw new AgentError(status === 401 || status === 403 ? 'auth' : 'http.status', `hub: negotiate HTTP ${status}`, {
-      status,
-      retryAfterMs: retryAfterMs(status, headers),
-    });
+    throw statusError(status, headers, `hub: negotiate HTTP ${status}`);
   }
   const o = readObject(body, 'negotiate');
   if (o['error'] != null) throw new AgentError('hub', 'hub: negotiate: ' + str(o['error'], 'error'));

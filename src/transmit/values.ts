@@ -8,10 +8,12 @@
  * below any sensible minimalChange.
  */
 import type { Location, SampleValue } from '../agent/driver.js';
+import { isObject } from '../reader.js';
 import { LocationFields } from '../wire.js';
 
+/** A sample value is a Location when it is an object (one test for the wire and the samples: reader.ts). */
 export function isLocation(value: SampleValue): value is Location {
-  return typeof value === 'object' && value !== null;
+  return isObject(value);
 }
 
 function sameNumber(a: number | undefined, b: number | undefined): boolean {

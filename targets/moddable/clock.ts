@@ -29,8 +29,8 @@ export class ModdableClock implements Clock {
     return Timer.set(() => callback(), Math.max(0, delayMs)) as TimerHandle;
   }
 
-  clearTimer(handle: TimerHandle): void {
-    Timer.clear(handle as Timer);
+  clearTimer(handle: TimerHandle | undefined): void {
+    if (handle !== undefined) Timer.clear(handle as Timer);
   }
 
   /**

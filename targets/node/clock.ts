@@ -24,8 +24,8 @@ export class NodeClock implements Clock {
     return timer;
   }
 
-  clearTimer(handle: TimerHandle): void {
-    clearTimeout((handle as NodeTimer).timeout);
+  clearTimer(handle: TimerHandle | undefined): void {
+    clearTimeout((handle as NodeTimer | undefined)?.timeout);
   }
 
   timer(callback: () => void): ReusableTimer {

@@ -50,8 +50,8 @@ export class FakeClock implements Clock {
     return timer;
   }
 
-  clearTimer(handle: TimerHandle): void {
-    this.remove(handle as FakeTimer);
+  clearTimer(handle: TimerHandle | undefined): void {
+    if (handle !== undefined) this.remove(handle as FakeTimer);
   }
 
   timer(callback: () => void): ReusableTimer {

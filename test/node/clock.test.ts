@@ -1,6 +1,6 @@
 /**
  * The reusable timer of the Clock port (`Clock.timer`, the scheduler's one
- * wake-up timer), one contract run against every Clock on Node: the Node
+ * wake-up timer) and `clearTimer` (undefined, cleared and fired handles ignored), one contract run against every Clock on Node: the Node
  * target's (on sinon's fake `setTimeout`, nothing sleeps), the tests' FakeClock
  * and the fleet's TimerWheel. The board's is tested on XS with the SDK's timer
  * rules (test/xs/firmware-clock.mjs).
@@ -78,6 +78,23 @@ for (const [name, make] of subjects) {
       t.schedule(10);
       s.advance(10);
       assert.equal(fired, 2, 'armed again after unschedule');
+    });
+
+    it('clearTimer ignores undefined (no timer), a cleared handle and a fired one', () => {
+      let fired = 0;
+      s.clock.clearTimer(undefined);
+      const cleared = s.clock.setTimer(() => fired++, 10);
+      s.clock.clearTimer(cleared);
+      s.clock.clearTimer(cleared);
+      const done = s.clock.setTimer(() => fired++, 20);
+      s.advance(30);
+      s.clock.clearTimer(done);
+      s.clock.clearTimer(undefined);
+      assert.equal(fired, 1, 'only the timer that was not cleared fired');
+      const later = s.clock.setTimer(() => fired++, 10);
+      s.advance(10);
+      assert.equal(fired, 2, 'the clock still fires after the clears');
+      s.clock.clearTimer(later);
     });
 
     it('is re-armed from its own callback (the scheduler re-arms on every wake-up)', () => {
