@@ -16,6 +16,8 @@ import { createPublicKey } from 'node:crypto';
 
 const usage = `usage: npm run firmware -- keygen --out KEY.pem [--public-out PUB.pem] [--force]
        npm run firmware -- sign IMAGE --key KEY.pem --version V (--url URL | --base-url URL) [--sig-out FILE] [--force]
+Signs firmware images for over-the-air updates: the vendor's key, and the four fw-* properties of an image
+(docs/ota.md).
   keygen        write a new ECDSA P-256 key pair: the private key to --out (mode 0600, keep it secret),
                 the public key to --public-out (default: KEY.pub.pem beside it) for the boards' configuration
   sign          print IMAGE's fw-version, fw-url, fw-sha256 and fw-sig as one JSON object
