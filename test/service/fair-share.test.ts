@@ -53,6 +53,47 @@ describe('service fair share: budgets', () => {
     await assert.rejects(RawHubClient.connect(t.service.url, demo.token1), /upgrade 429/);
   });
 
+  it('takes one request of the budget for each hub SetProperties; past it, a completion error and nothing set', async () => {
+    t = await startTestService({ ...quietHub, limits: { ratePerSecond: 2, burst: 5 } });
+    const c = await RawHubClient.connect(t.service.url, demo.token1); // negotiate and upgrade: 2 of 5
+    const set = async (id: string, mode: string): Promise<Obj> => {
+      c.sendRecord({
+        type: 1,
+        invocationId: id,
+        target: 'SetProperties',
+        arguments: [{ values: { 'report-mode': mode } }],
+      });
+      await c.waitFor(() => c.ofType(3).some((m) => m['invocationId'] === id));
+      return c.ofType(3).find((m) => m['invocationId'] === id) as Obj;
+    };
+    const mode = async (): Promise<unknown> => {
+      const r = await (t as TestService).get('/api/v1/properties/get?device=demo-001', demo.admin);
+      return (r.json as Obj)['report-mode'];
+    };
+    try {
+      for (const [i, m] of ['a', 'b', 'c'].entries()) {
+        const done = await set(String(i), m);
+        assert.equal(done['error'], undefined, `invocation ${i + 1} of the 3 left: ${JSON.stringify(done)}`);
+      }
+      assert.equal(await mode(), 'c');
+      const past = await set('3', 'd');
+      assert.equal(
+        past['error'],
+        "An unexpected error occurred invoking 'SetProperties' on the server. HubException: " +
+          'request budget spent: 2 requests/s, burst 5; retry after 1 s',
+      );
+      assert.equal(await mode(), 'c', 'the refused invocation set nothing');
+      const http = await t.get('/api/v1/devices/get?device=demo-001', demo.token1);
+      assert.equal(http.status, 429, 'HTTP and the hub draw on one budget');
+      t.clock.nowMs += 500; // one request back
+      assert.equal((await set('4', 'e'))['error'], undefined);
+      assert.equal(await mode(), 'e');
+      assert.equal(c.ofType(7).length, 0, 'the connection stays open');
+    } finally {
+      await c.close();
+    }
+  });
+
   it('documents defaults that a device reporting every second and a dashboard never meet', () => {
     assert.ok(defaultLimits.ratePerSecond >= 50 && defaultLimits.burst >= 2 * defaultLimits.ratePerSecond);
   });
