@@ -7,6 +7,7 @@
  * up to the rule, then closed with 1008 and logged).
  */
 import { strict as assert } from 'node:assert';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { defaultLimits } from '../../host-sim/service/limits.js';
 import { demo, quietHub, startTestService, type TestService } from './helpers.js';
@@ -91,6 +92,44 @@ describe('service fair share: budgets', () => {
       assert.equal(c.ofType(7).length, 0, 'the connection stays open');
     } finally {
       await c.close();
+    }
+  });
+
+  it('answers 429 before reading the body and keeps the connection for a short body, closes it for a long one', async () => {
+    t = await startTestService({ ...quietHub, limits: { ratePerSecond: 1, burst: 1 } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string): Promise<{ status: number; connection: string | undefined; reused: boolean }> =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          `${(t as TestService).service.url}/api/v1/properties/get`,
+          {
+            method: 'POST',
+            agent,
+            headers: { Authorization: `Bearer ${demo.token1}`, 'Content-Type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: req.reusedSocket }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    // Past the budget the body is not parsed (padded, it is not JSON: a parse would answer 400).
+    const padded = (n: number): string => JSON.stringify({ device: 'demo-001' }).padEnd(n, '!');
+    try {
+      assert.equal((await post(padded(1))).status, 200);
+      const short = await post(padded(60 * 1024)); // the largest body dropped unread is 64 KiB
+      assert.deepEqual(short, { status: 429, connection: 'keep-alive', reused: true });
+      const next = await post(padded(1));
+      assert.deepEqual(next, { status: 429, connection: 'keep-alive', reused: true }, 'the same connection serves on');
+      const long = await post(padded(70 * 1024));
+      assert.equal(long.status, 429);
+      assert.equal(long.connection, 'close', 'a long body is not read: the connection closes');
+    } finally {
+      agent.destroy();
     }
   });
 

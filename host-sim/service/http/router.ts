@@ -98,6 +98,8 @@ export class Router {
     private readonly app: FastifyInstance,
     private readonly tokens: TokenTable,
     private readonly budget: RequestBudget,
+    /** Undefined while writes may go ahead, else when they may (`Storage.whenWritable`). */
+    private readonly whenWritable: () => Promise<void> | undefined = () => undefined,
   ) {}
 
   /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
@@ -122,6 +124,8 @@ export class Router {
           ? queryParams((request.query ?? {}) as Record<string, unknown>)
           : bodyParams(request.body);
         const principal = request.principal as Principal;
+        const paused = spec.writes === true ? this.whenWritable() : undefined;
+        if (paused !== undefined) await paused;
         const result = await handler({
           req: request.raw,
           principal,

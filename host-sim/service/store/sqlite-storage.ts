@@ -8,8 +8,9 @@
  * a one-letter tag: n number, s string, b boolean, j object, e error.
  */
 import Database from 'better-sqlite3';
+import { defaultCheckpointerOptions, startCheckpointer } from './checkpointer.js';
 import { openSqliteCatalog } from './sqlite-catalog.js';
-import type { Point, Series, Storage, StoredValue, WindowStats } from './storage.js';
+import type { CatalogStore, Point, Series, Storage, StoredValue, WindowStats } from './storage.js';
 
 type Row = [name: string, ts: number, tag: string, v: number | string];
 
@@ -55,7 +56,11 @@ class SqliteSeries implements Series {
   private readonly selectAt: Database.Statement;
   private readonly writeAll: (points: readonly Point[]) => void;
 
-  constructor(db: Database.Database, table: string) {
+  constructor(
+    db: Database.Database,
+    table: string,
+    private readonly committed: () => void,
+  ) {
     db.exec(`CREATE TABLE IF NOT EXISTS ${table} (device TEXT NOT NULL, name TEXT NOT NULL, ts INTEGER NOT NULL,
                tag TEXT NOT NULL, v, PRIMARY KEY (device, name, ts)) WITHOUT ROWID;`);
     this.insert = db.prepare(`INSERT OR REPLACE INTO ${table} (device, name, ts, tag, v) VALUES (?, ?, ?, ?, ?)`);
@@ -102,6 +107,7 @@ class SqliteSeries implements Series {
   write(points: readonly Point[]): void {
     if (points.length === 0) return;
     this.writeAll(points);
+    this.committed();
     for (const p of points) this.remember(p);
   }
 
@@ -211,12 +217,30 @@ const rollback = new Error('probe rollback');
 /** Windows of a range read one by one at most (beyond, one GROUP BY query); see `windowsOneByOne`. */
 const maxWindowsOneByOne = 200;
 
-/** Opens (or creates) the database at `path` (`:memory:` for tests). */
-export function openSqliteStorage(path: string): Storage {
+/** The catalog store with `committed` called after each of its writes. */
+function afterWrites(store: CatalogStore, committed: () => void): CatalogStore {
+  return {
+    load: () => store.load(),
+    saveDevice: (uid, row) => (store.saveDevice(uid, row), committed()),
+    saveProduct: (uid, row) => (store.saveProduct(uid, row), committed()),
+    saveProperties: (device, values) => (store.saveProperties(device, values), committed()),
+    saveRelation: (entity, parent, present) => (store.saveRelation(entity, parent, present), committed()),
+  };
+}
+
+/**
+ * Opens (or creates) the database at `path` (`:memory:` for tests). A file's
+ * log is checkpointed by a thread of its own (checkpointer.ts); `logError`
+ * hears if that thread fails.
+ */
+export function openSqliteStorage(path: string, logError: (line: string) => void = () => undefined): Storage {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  const catalog = openSqliteCatalog(db);
+  const catalogRows = openSqliteCatalog(db);
+  const checkpointer = startCheckpointer(db, path, { ...defaultCheckpointerOptions, onError: logError });
+  const committed = (): void => checkpointer.nudge();
+  const catalog = afterWrites(catalogRows, committed);
   // The probe writes a row and rolls it back: it fails as a real write would (read-only file, full disk).
   const probeWrite = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', '1')");
   const probe = db.transaction(() => {
@@ -226,9 +250,10 @@ export function openSqliteStorage(path: string): Storage {
   const pages = db.prepare('PRAGMA page_count').pluck();
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   return {
-    states: new SqliteSeries(db, 'states'),
-    measurements: new SqliteSeries(db, 'measurements'),
+    states: new SqliteSeries(db, 'states', committed),
+    measurements: new SqliteSeries(db, 'measurements', committed),
     catalog,
+    whenWritable: () => checkpointer.whenWritable(),
     probe() {
       // Not the writers' 5 s wait for a lock: a health check answers at once (SQLITE_BUSY is unhealthy).
       const wait = db.pragma('busy_timeout', { simple: true }) as number;
@@ -242,6 +267,9 @@ export function openSqliteStorage(path: string): Storage {
       }
     },
     sizeBytes: () => (pages.get() as number) * pageSize,
-    close: () => db.close(),
+    close: () => {
+      checkpointer.close();
+      db.close();
+    },
   };
 }
