@@ -3,7 +3,8 @@
  * finds the route's declaration (routes.ts), registers it with its query or
  * body schema (validated before the handler runs) and its 200 schema
  * (serialised by fast-json-stringify), and authenticates the bearer token and
- * takes one request of its budget (budget.ts, 429 beyond) before the body is read. Handlers return the JSON value to answer with.
+ * takes one request of its budget (budget.ts, 429 beyond) before the body is read. A route that writes
+ * waits for its turn (write-turns.ts) and while storage pauses writes. Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import type { Principal, TokenTable } from '../auth.js';
 import { ServiceError } from '../errors.js';
 import type { RequestBudget } from './budget.js';
 import { bodyParams, queryParams, type Params } from './query.js';
+import { WriteTurns } from './write-turns.js';
 import { routeSpec, routeSpecs, type Method, type RouteSpec } from './routes.js';
 import type { Schema } from './schema-parts.js';
 
@@ -90,6 +92,8 @@ export function fastifySchema(spec: RouteSpec): Record<string, unknown> {
 
 export class Router {
   private readonly attached = new Set<RouteSpec>();
+  /** Writes run one per turn of the event loop, round the tokens (write-turns.ts). */
+  readonly turns = new WriteTurns();
 
   /** Set once the server listens (the listening address) unless a public URL was configured. */
   baseUrl = '';
@@ -124,8 +128,12 @@ export class Router {
           ? queryParams((request.query ?? {}) as Record<string, unknown>)
           : bodyParams(request.body);
         const principal = request.principal as Principal;
-        const paused = spec.writes === true ? this.whenWritable() : undefined;
-        if (paused !== undefined) await paused;
+        if (spec.writes === true) {
+          const turn = this.turns.turn(principal.token);
+          if (turn !== undefined) await turn;
+          const paused = this.whenWritable();
+          if (paused !== undefined) await paused;
+        }
         const result = await handler({
           req: request.raw,
           principal,
