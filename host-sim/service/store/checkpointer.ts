@@ -21,7 +21,7 @@ import type { CheckpointThreadData } from './checkpoint-thread.js';
 export const sqliteAutoCheckpointFrames = 1000;
 
 export interface CheckpointerOptions {
-  /** The log is restarted once it holds this many frames, all copied (SQLite's default checkpoint size). */
+  /** The log is restarted once it holds this many frames, all copied. */
   restartFrames: number;
   /** The service's own connection checkpoints beyond this many frames (the thread fell behind). */
   backstopFrames: number;
@@ -31,9 +31,13 @@ export interface CheckpointerOptions {
   onError: (message: string) => void;
 }
 
+/**
+ * The log restarts past 500 frames (2 MiB), plus what the writes add during the thread's last pass; the
+ * service's connection checkpoints past 2,000 (8 MiB), the log's bound.
+ */
 export const defaultCheckpointerOptions: Omit<CheckpointerOptions, 'onError'> = {
-  restartFrames: sqliteAutoCheckpointFrames,
-  backstopFrames: 4 * sqliteAutoCheckpointFrames,
+  restartFrames: 500,
+  backstopFrames: 2 * sqliteAutoCheckpointFrames,
   maxPauseMs: 250,
 };
 
