@@ -41,7 +41,7 @@ export function printFairShare(f: FloodFigures): void {
   );
   console.log(
     `  growth during the flood: RSS ${f.rssGrowthMiB} MiB (quota 64 MiB), database ${f.dbGrowthMiB} MiB ` +
-      `(quota ${f.dbQuotaMiB} MiB: ${f.acceptedStates} accepted states x 256 B + the property rows + the WAL to its checkpoint)`,
+      `(quota ${f.dbQuotaMiB} MiB: ${f.acceptedStates} accepted states x 256 B + the property rows + the WAL to its bound)`,
   );
 }
 

@@ -11,6 +11,7 @@
 import { statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { defaultLimits } from '../../host-sim/service/limits.js';
+import { defaultCheckpointerOptions } from '../../host-sim/service/store/checkpointer.js';
 import { latency, type Latency } from './write.js';
 
 export interface FloodTarget {
@@ -38,8 +39,8 @@ export interface FloodFigures {
   dbGrowthMiB: number;
   /**
    * The quota the database growth is held to: accepted states x 256 B, the flooder's property rows at
-   * their bound (64 x 4 KiB, rewritten in place), and the WAL up to SQLite's automatic checkpoint
-   * (1,000 pages of 4 KiB).
+   * their bound (64 x 4 KiB, rewritten in place), and the WAL up to its bound (the service's own
+   * checkpoint past 2,000 pages of 4 KiB).
    */
   dbQuotaMiB: number;
 }
@@ -67,8 +68,11 @@ function call(
   });
 }
 
-/** SQLite's WAL grows to about its automatic checkpoint (1,000 pages of 4 KiB) before it is reused. */
-const walCheckpointBytes = 1000 * 4096 + 65536;
+/**
+ * The WAL's bound: the service's connection checkpoints it past `backstopFrames` pages of 4 KiB (its
+ * checkpoint thread restarts it well before, host-sim/service/store/checkpointer.ts).
+ */
+const walCheckpointBytes = defaultCheckpointerOptions.backstopFrames * 4096 + 65536;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number): number => Number((bytes / 1048576).toFixed(2));

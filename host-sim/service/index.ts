@@ -155,7 +155,8 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     throw new ServiceError('config', `firmware.retryAfterS: expected a whole number of seconds, got ${retryAfterS}`);
   const log = options.log ?? (() => undefined);
   const limits = resolveLimits(options.limits);
-  const storage = openSqliteStorage(options.dbPath ?? ':memory:');
+  const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const storage = openSqliteStorage(options.dbPath ?? ':memory:', logError);
   const context = createContext(fixture, storage, limits, options.now ?? Date.now, log);
   const budget = new RequestBudget(limits.ratePerSecond, limits.burst);
   const hub = new PropertiesHub(context, {
@@ -174,9 +175,10 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     tokens: context.tokens,
     limits,
     budget,
+    whenWritable: () => storage.whenWritable(),
     log,
     now: context.now,
-    logError: options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`)),
+    logError,
     fallback: options.fallback ?? dashboardFallback,
     tls: options.tls,
   });

@@ -7,6 +7,7 @@
  * up to the rule, then closed with 1008 and logged).
  */
 import { strict as assert } from 'node:assert';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { defaultLimits } from '../../host-sim/service/limits.js';
 import { demo, quietHub, startTestService, type TestService } from './helpers.js';
@@ -51,6 +52,85 @@ describe('service fair share: budgets', () => {
     // Negotiate and the hub upgrade take from the same budget.
     t.clock.nowMs += 500; // one back: negotiate takes it, the upgrade finds none
     await assert.rejects(RawHubClient.connect(t.service.url, demo.token1), /upgrade 429/);
+  });
+
+  it('takes one request of the budget for each hub SetProperties; past it, a completion error and nothing set', async () => {
+    t = await startTestService({ ...quietHub, limits: { ratePerSecond: 2, burst: 5 } });
+    const c = await RawHubClient.connect(t.service.url, demo.token1); // negotiate and upgrade: 2 of 5
+    const set = async (id: string, mode: string): Promise<Obj> => {
+      c.sendRecord({
+        type: 1,
+        invocationId: id,
+        target: 'SetProperties',
+        arguments: [{ values: { 'report-mode': mode } }],
+      });
+      await c.waitFor(() => c.ofType(3).some((m) => m['invocationId'] === id));
+      return c.ofType(3).find((m) => m['invocationId'] === id) as Obj;
+    };
+    const mode = async (): Promise<unknown> => {
+      const r = await (t as TestService).get('/api/v1/properties/get?device=demo-001', demo.admin);
+      return (r.json as Obj)['report-mode'];
+    };
+    try {
+      for (const [i, m] of ['a', 'b', 'c'].entries()) {
+        const done = await set(String(i), m);
+        assert.equal(done['error'], undefined, `invocation ${i + 1} of the 3 left: ${JSON.stringify(done)}`);
+      }
+      assert.equal(await mode(), 'c');
+      const past = await set('3', 'd');
+      assert.equal(
+        past['error'],
+        "An unexpected error occurred invoking 'SetProperties' on the server. HubException: " +
+          'request budget spent: 2 requests/s, burst 5; retry after 1 s',
+      );
+      assert.equal(await mode(), 'c', 'the refused invocation set nothing');
+      const http = await t.get('/api/v1/devices/get?device=demo-001', demo.token1);
+      assert.equal(http.status, 429, 'HTTP and the hub draw on one budget');
+      t.clock.nowMs += 500; // one request back
+      assert.equal((await set('4', 'e'))['error'], undefined);
+      assert.equal(await mode(), 'e');
+      assert.equal(c.ofType(7).length, 0, 'the connection stays open');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('answers 429 before reading the body and keeps the connection for a short body, closes it for a long one', async () => {
+    t = await startTestService({ ...quietHub, limits: { ratePerSecond: 1, burst: 1 } });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string): Promise<{ status: number; connection: string | undefined; reused: boolean }> =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          `${(t as TestService).service.url}/api/v1/properties/get`,
+          {
+            method: 'POST',
+            agent,
+            headers: { Authorization: `Bearer ${demo.token1}`, 'Content-Type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, reused: req.reusedSocket }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    // Past the budget the body is not parsed (padded, it is not JSON: a parse would answer 400).
+    const padded = (n: number): string => JSON.stringify({ device: 'demo-001' }).padEnd(n, '!');
+    try {
+      assert.equal((await post(padded(1))).status, 200);
+      const short = await post(padded(60 * 1024)); // the largest body dropped unread is 64 KiB
+      assert.deepEqual(short, { status: 429, connection: 'keep-alive', reused: true });
+      const next = await post(padded(1));
+      assert.deepEqual(next, { status: 429, connection: 'keep-alive', reused: true }, 'the same connection serves on');
+      const long = await post(padded(70 * 1024));
+      assert.equal(long.status, 429);
+      assert.equal(long.connection, 'close', 'a long body is not read: the connection closes');
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('documents defaults that a device reporting every second and a dashboard never meet', () => {

@@ -150,7 +150,8 @@ export function generateOpenApi(): Record<string, unknown> {
         'Every operation needs `Authorization: Bearer <token>`. Errors are RFC 9457 problem details. ' +
         'Timestamps in responses are Unix seconds with millisecond precision. List parameters repeat the key ' +
         'or carry one comma-separated value. Limits (docs/service.md#limits): ' +
-        `${defaultLimits.ratePerSecond} requests/s per access token, burst ${defaultLimits.burst} (429 beyond); ` +
+        `${defaultLimits.ratePerSecond} requests/s per access token, burst ${defaultLimits.burst} (429 beyond; the ` +
+        'hub negotiate, its upgrade and each SetProperties invocation over the hub draw on the same budget); ' +
         `${defaultLimits.maxConnections} open connections (503 beyond); request headers within ` +
         `${defaultLimits.headersTimeoutMs / 1000} s (408 beyond); a string property at most ` +
         `${defaultLimits.maxPropertyBytes} UTF-8 bytes, ${defaultLimits.maxPropertiesPerDevice} properties per device; ` +

@@ -3,7 +3,8 @@
  * finds the route's declaration (routes.ts), registers it with its query or
  * body schema (validated before the handler runs) and its 200 schema
  * (serialised by fast-json-stringify), and authenticates the bearer token and
- * takes one request of its budget (budget.ts, 429 beyond) before the body is read. Handlers return the JSON value to answer with.
+ * takes one request of its budget (budget.ts, 429 beyond) before the body is read. A route that writes
+ * waits for its turn (write-turns.ts) and while storage pauses writes. Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import type { Principal, TokenTable } from '../auth.js';
 import { ServiceError } from '../errors.js';
 import type { RequestBudget } from './budget.js';
 import { bodyParams, queryParams, type Params } from './query.js';
+import { WriteTurns } from './write-turns.js';
 import { routeSpec, routeSpecs, type Method, type RouteSpec } from './routes.js';
 import type { Schema } from './schema-parts.js';
 
@@ -92,6 +94,8 @@ export function fastifySchema(spec: RouteSpec): Record<string, unknown> {
 
 export class Router {
   private readonly attached = new Set<RouteSpec>();
+  /** Writes run one per turn of the event loop, round the tokens (write-turns.ts). */
+  readonly turns = new WriteTurns();
 
   /** Set once the server listens (the listening address) unless a public URL was configured. */
   baseUrl = '';
@@ -100,6 +104,8 @@ export class Router {
     private readonly app: FastifyInstance,
     private readonly tokens: TokenTable,
     private readonly budget: RequestBudget,
+    /** Undefined while writes may go ahead, else when they may (`Storage.whenWritable`). */
+    private readonly whenWritable: () => Promise<void> | undefined = () => undefined,
   ) {}
 
   /** `queryOnPost`: a POST whose parameters are in the query and whose body is ignored (negotiate). */
@@ -124,6 +130,12 @@ export class Router {
           ? queryParams((request.query ?? {}) as Record<string, unknown>)
           : bodyParams(request.body);
         const principal = request.principal as Principal;
+        if (spec.writes === true) {
+          const turn = this.turns.turn(principal.token);
+          if (turn !== undefined) await turn;
+          const paused = this.whenWritable();
+          if (paused !== undefined) await paused;
+        }
         const result = await handler({
           req: request.raw,
           principal,

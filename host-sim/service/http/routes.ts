@@ -23,6 +23,8 @@ export interface RouteSpec {
   body?: Schema;
   /** The 200 answer. */
   response: Schema;
+  /** The handler writes storage: it waits while storage asks writes to pause (`Storage.whenWritable`). */
+  writes?: true;
 }
 
 const BodyId: Schema = { type: ['string', 'null'], maxLength: 200, description: 'a string' };
@@ -111,6 +113,7 @@ export const routeSpecs: readonly RouteSpec[] = [
     summary: 'overwrite the given device details that differ (admin)',
     body: body({ ...bodyIds, values: values({ enabled: { type: 'boolean' }, name, key: name }) }, ['values']),
     response: S.Empty,
+    writes: true,
   },
   {
     method: 'GET',
@@ -132,6 +135,7 @@ export const routeSpecs: readonly RouteSpec[] = [
     summary: 'overwrite the given product details that differ (admin)',
     body: body({ product: BodyId, entity: BodyId, values: values({ enabled: { type: 'boolean' }, name }) }, ['values']),
     response: S.Empty,
+    writes: true,
   },
   {
     method: 'GET',
@@ -147,6 +151,7 @@ export const routeSpecs: readonly RouteSpec[] = [
     summary: `${op} a relation to a parent entity (admin)`,
     body: body({ entity: BodyId, parentEntity: BodyId }, ['entity', 'parentEntity']),
     response: S.Empty,
+    writes: true,
   })),
   {
     method: 'POST',
@@ -158,6 +163,7 @@ export const routeSpecs: readonly RouteSpec[] = [
       'toParentEntity',
     ]),
     response: S.Empty,
+    writes: true,
   },
   {
     method: 'GET',
@@ -179,6 +185,7 @@ export const routeSpecs: readonly RouteSpec[] = [
     summary: 'overwrite the given properties that differ; Notify the changed ones',
     body: body({ ...bodyIds, values: S.PropertyValues }, ['values']),
     response: S.Empty,
+    writes: true,
   },
   {
     method: 'GET',
@@ -194,6 +201,7 @@ export const routeSpecs: readonly RouteSpec[] = [
     summary: 'write states (validated whole, stored in one transaction)',
     body: body({ ...bodyIds, states: entries(S.StateEntry) }, ['states']),
     response: S.Empty,
+    writes: true,
   },
   ...reads('measurements', S.MeasurementRecord, 'metrics'),
   {
@@ -202,6 +210,7 @@ export const routeSpecs: readonly RouteSpec[] = [
     summary: 'write measurements (validated whole, stored in one transaction)',
     body: body({ ...bodyIds, measurements: entries(S.MeasurementEntry) }, ['measurements']),
     response: S.Empty,
+    writes: true,
   },
   {
     method: 'POST',

@@ -6,6 +6,7 @@
  * OpenAPI document at `/openapi.json`, and malformed framing answered by
  * `answerClientError` (400/408/431).
  */
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import type { TokenTable } from '../auth.js';
@@ -29,6 +30,8 @@ export interface HttpOptions {
   tokens: TokenTable;
   limits: ServiceLimits;
   budget: RequestBudget;
+  /** Undefined while writes may go ahead, else when they may (`Storage.whenWritable`). */
+  whenWritable: () => Promise<void> | undefined;
   /** Informational lines (refused connections). */
   log: (line: string) => void;
   now: () => number;
@@ -48,6 +51,19 @@ function parseJson(text: string): unknown {
   }
   if (nestedDeeperThan(value, maxJsonDepth)) throw badRequest(`body: JSON nested deeper than ${maxJsonDepth} levels`);
   return value;
+}
+
+/**
+ * Bodies up to this many bytes are read and dropped after an early answer (a 429 or 401 before the body
+ * was read), so the connection stays open; a longer or chunked body closes it instead of being read.
+ */
+const maxDrainedBodyBytes = 64 * 1024;
+
+/** Whether the connection can stay open after answering: the body was read, or is short enough to drop. */
+function drainable(req: IncomingMessage): boolean {
+  if (req.complete) return true;
+  const length = Number(req.headers['content-length']);
+  return req.headers['transfer-encoding'] === undefined && Number.isInteger(length) && length <= maxDrainedBodyBytes;
 }
 
 /** The ServiceError a thrown value stands for (Fastify's own errors and validation failures included). */
@@ -122,7 +138,7 @@ export function createHttpServer(o: HttpOptions): HttpServer {
     o.log,
     o.tls !== undefined,
   );
-  const router = new Router(app, o.tokens, o.budget);
+  const router = new Router(app, o.tokens, o.budget, o.whenWritable);
   // Every route as `METHOD /path` (HEAD twins of GET routes left out), for the document's test.
   const routes: string[] = [];
   app.addHook('onRoute', (r) => {
@@ -163,7 +179,7 @@ export function createHttpServer(o: HttpOptions): HttpServer {
       return;
     }
     if (!request.raw.complete) request.raw.resume();
-    return sendProblem(reply, e, !request.raw.complete);
+    return sendProblem(reply, e, !drainable(request.raw));
   });
 
   app.setNotFoundHandler(async (request, reply) => {

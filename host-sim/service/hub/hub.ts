@@ -33,7 +33,7 @@ export interface HubOptions {
   maxPendingPerToken: number;
   /** WebSocket pings answered per connection per second; beyond, the connection closes (1008). */
   maxPingsPerSecond: number;
-  /** The request budget of access tokens: an upgrade takes one request (429 beyond). */
+  /** The request budget of access tokens: an upgrade (429 beyond) and a SetProperties invocation take one each. */
   budget: RequestBudget;
 }
 
@@ -173,9 +173,20 @@ export class PropertiesHub implements Notifier {
     }
   }
 
-  /** Client-to-server invocations; targets match case-insensitively like ASP.NET Core. */
+  /**
+   * Client-to-server invocations; targets match case-insensitively like ASP.NET Core. A SetProperties
+   * invocation writes, so it takes one request of the token's budget as an HTTP request does
+   * (decisions 10); with none left it completes with an error naming the budget and the seconds to
+   * wait, and changes nothing.
+   */
   private invoke(connection: HubConnection, target: string, args: unknown[]): unknown {
     if (target.toLowerCase() !== HubWire.setProperties.toLowerCase()) throw new Error(HubErrors.unknownMethod(target));
+    try {
+      this.o.budget.take(connection.principal.token, this.context.now());
+    } catch (e) {
+      if (!isServiceError(e)) throw e;
+      throw new Error(HubErrors.hubException(HubWire.setProperties, e.message));
+    }
     const arg = args[0];
     if (args.length !== 1 || !isObject(arg) || !isObject(arg['values'])) {
       throw new Error(HubErrors.bindingFailure(HubWire.setProperties));

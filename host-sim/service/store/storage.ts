@@ -107,6 +107,11 @@ export interface Storage {
   readonly states: Series;
   readonly measurements: Series;
   readonly catalog: CatalogStore;
+  /**
+   * Undefined while writes may go ahead; else a promise that resolves when they may (a file's log is being
+   * restarted, checkpointer.ts). The write routes await it; reads never do.
+   */
+  whenWritable(): Promise<void> | undefined;
   /** Writes and removes a probe row: throws when the database cannot be written (`/healthz`). */
   probe(): void;
   /** Bytes of the database file (pages x page size; 0 in memory is the used pages). */

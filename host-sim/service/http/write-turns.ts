@@ -1,0 +1,68 @@
+/**
+ * Writes take turns (decisions 10: one token's flood must not slow another
+ * device's reads). A write holds the event loop for its whole transaction
+ * (better-sqlite3 is synchronous): a 100-state batch a few milliseconds. When
+ * several writes are ready at once, running them back to back makes every
+ * request that arrived meanwhile, reads included, wait for all of them. Here a
+ * write waits for its turn instead: one write per turn of the event loop, so
+ * between two writes Node reads the sockets again and answers what came in
+ * (a read never waits for a turn); and the turns go round the access tokens,
+ * so one token's queue of writes does not hold back another token's write.
+ * The queues are bounded by the requests in flight, which the connection cap
+ * bounds.
+ */
+
+interface Waiter {
+  go: () => void;
+}
+
+export class WriteTurns {
+  /** Access token -> its writes waiting, oldest first; the map's order is the round. */
+  private readonly queues = new Map<string, Waiter[]>();
+  private scheduled = false;
+  /** Writes that waited for a turn since start. */
+  waited = 0;
+
+  /**
+   * Resolves when a write of `token` may run: at once (undefined) if no write
+   * waits and none ran in this turn of the loop, else a promise.
+   */
+  turn(token: string): Promise<void> | undefined {
+    if (!this.scheduled && this.queues.size === 0) {
+      this.schedule(); // the next write of this loop turn waits
+      return undefined;
+    }
+    this.waited++;
+    return new Promise<void>((go) => {
+      const queue = this.queues.get(token);
+      if (queue === undefined) this.queues.set(token, [{ go }]);
+      else queue.push({ go });
+      if (!this.scheduled) this.schedule();
+    });
+  }
+
+  /** Writes waiting now. */
+  get waiting(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  private schedule(): void {
+    this.scheduled = true;
+    setImmediate(() => this.next());
+  }
+
+  /** Lets the first token in the round write once, then moves it to the end of the round. */
+  private next(): void {
+    this.scheduled = false;
+    const first = this.queues.entries().next();
+    if (first.done === true) return;
+    const [token, queue] = first.value;
+    this.queues.delete(token);
+    const waiter = queue.shift() as Waiter;
+    if (queue.length > 0) this.queues.set(token, queue);
+    this.schedule();
+    waiter.go();
+  }
+}
