@@ -75,7 +75,11 @@ describe('Node target: one kept-alive connection', function () {
       this.skip();
     }
     const pki = generatePki({ ipAddresses: ['127.0.0.1'] });
-    service = await startService({ fixture, limits: unbounded, tls: { cert: pki.certPem + pki.caPem, key: pki.keyPem } });
+    service = await startService({
+      fixture,
+      limits: unbounded,
+      tls: { cert: pki.certPem + pki.caPem, key: pki.keyPem },
+    });
     http = new FetchHttp({ tls: { ca: pki.caPem } });
     await agentRequests(http, service);
     const headers = { authorization: 'Bearer device-token-demo-001' };
