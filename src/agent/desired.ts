@@ -64,10 +64,6 @@ export function readDesired(raw: unknown): DesiredRecord | undefined {
  */
 export function parseDesiredRecords(body: unknown): { records: DesiredRecord[]; skipped: number } {
   const list = asArray(body, 'states/read/last');
-  const records: DesiredRecord[] = [];
-  for (const raw of list) {
-    const record = readDesired(raw);
-    if (record !== undefined) records.push(record);
-  }
+  const records = list.map(readDesired).filter((r): r is DesiredRecord => r !== undefined);
   return { records, skipped: list.length - records.length };
 }

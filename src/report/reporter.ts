@@ -8,7 +8,7 @@
  * dropped, counted), and stamped once the time is known.
  */
 import type { AgentCounters } from '../agent/counters.js';
-import type { Sample } from '../agent/driver.js';
+import type { Location, Sample } from '../agent/driver.js';
 import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
 import { LocationFields } from '../wire.js';
@@ -47,21 +47,19 @@ export class Reporter {
    * its own small batch (Batcher.add), not after the batch timer.
    */
   channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
-    const location = isLocationChannel && sample.ok && isLocation(sample.value) ? sample.value : undefined;
-    if (!isLocationChannel || (sample.ok && location === undefined)) {
-      return this.#report('s', key, sample.ok, sample.ok ? sample.value : sample.errno, monotonicMs, prompt);
-    }
+    const ok = sample.ok;
+    const value = ok ? sample.value : sample.errno;
+    if (!isLocationChannel || (ok && !isLocation(value))) return this.#report('s', key, ok, value, monotonicMs, prompt);
     const copy: Record<string, number> = {};
     for (const field of LocationFields) {
-      const v = sample.ok ? location?.[field] : sample.errno; // an error goes to every field
+      const v = ok ? (value as Location)[field] : value; // an error goes to every field
       if (v === undefined) continue;
-      if (sample.ok) copy[field] = v;
-      this.#report('s', `${key}.${field}`, sample.ok, v, monotonicMs, prompt);
+      if (ok) copy[field] = v as number;
+      this.#report('s', `${key}.${field}`, ok, v, monotonicMs, prompt);
     }
-    if (sample.ok) this.measurement(key, copy, monotonicMs, prompt);
+    if (ok) this.measurement(key, copy, monotonicMs, prompt);
   }
 
-  /** One measurement record (application API and location channels). */
   measurement(metric: string, value: unknown, monotonicMs: number, prompt = false): void {
     this.#report('m', metric, true, value, monotonicMs, prompt);
   }

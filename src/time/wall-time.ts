@@ -53,8 +53,8 @@ export class WallTime {
   /** Unix ms of the moment `monotonicMs`, or undefined while the time is unknown. */
   toWallMs(monotonicMs: number): number | undefined {
     const hostWall = this.#clock.wallMs();
-    if (hostWall >= EarliestValidUnixMs) return Math.round(hostWall - (this.#clock.monotonicMs() - monotonicMs));
-    return this.#offsetMs === undefined ? undefined : Math.round(monotonicMs + this.#offsetMs);
+    const offsetMs = hostWall >= EarliestValidUnixMs ? hostWall - this.#clock.monotonicMs() : this.#offsetMs;
+    return offsetMs === undefined ? undefined : Math.round(monotonicMs + offsetMs);
   }
 
   /**
