@@ -21,7 +21,10 @@ import { readUpdateSettings, type UpdateSettings } from './ota-settings.js';
 
 /** The feature as a root links it: its settings read from the board configuration (throws `config.invalid`). */
 export const updatesFeature: UpdatesFeature = (ports) =>
-  updatesOn(readUpdateSettings(config, (name) => Preference.get(CONFIG_DOMAIN, name)), ports);
+  updatesOn(
+    readUpdateSettings(config, (name) => Preference.get(CONFIG_DOMAIN, name)),
+    ports,
+  );
 
 /** Updates with `board`'s settings on the agent's ports. */
 export function updatesOn(board: UpdateSettings, { clock, http, store, logger }: UpdatesPorts): UpdatesLink {

@@ -142,11 +142,14 @@ describe('moddable target', () => {
 
     it('reads the update settings and refuses a malformed fwKey or fwVersion (docs/ota.md)', () => {
       const key = 'A'.repeat(122);
-      assert.deepEqual(readUpdateSettings(manifest, () => undefined), {
-        fwVersion: '0.0.0',
-        fwKey: undefined,
-        fwTrialS: 300,
-      });
+      assert.deepEqual(
+        readUpdateSettings(manifest, () => undefined),
+        {
+          fwVersion: '0.0.0',
+          fwKey: undefined,
+          fwTrialS: 300,
+        },
+      );
       const prefs: Record<string, unknown> = { fwTrialS: '60' };
       const board = readUpdateSettings({ ...manifest, fwVersion: '1.2.0', fwKey: key }, (name) => prefs[name]);
       assert.deepEqual(board, { fwVersion: '1.2.0', fwKey: key, fwTrialS: 60 });
