@@ -8,7 +8,9 @@
  * A reboot is orderly: the agent waits (bounded) for its request in flight to
  * be answered, stops (its open batches go to the outbox), and a new agent
  * starts on the same store, from the cached configuration, delivering the
- * outbox first. Counters of earlier lives are kept in `previous`.
+ * outbox first. Counters of earlier lives are kept in `previous`. Lives change
+ * one at a time (life-queue.ts): a restart, a stop and the end-of-run drain
+ * never overlap, and nothing restarts after the drain.
  * With `updates` (rollout.ts) each life also runs the updater (updates.ts).
  */
 import { Agent } from '../../src/agent/agent.js';
@@ -18,8 +20,6 @@ import { CustomChannels } from '../../src/custom/provider.js';
 import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { Clock, Logger } from '../../src/ports.js';
-import { Sender } from '../../src/report/sender.js';
-import { fullJitter } from '../../src/retry/backoff.js';
 import { linkAgent, type AgentLink } from '../../src/signalr/agent-hub.js';
 import { HubClient, type HubStateKind } from '../../src/signalr/hub-client.js';
 import { watchDelivery } from '../../src/ota/trial.js';
@@ -29,6 +29,8 @@ import { SimulatedDevice } from '../device/device.js';
 import { simulatedGnssSerial } from '../hardware/gnss.js';
 import { SimPins } from '../pins/sim-pins.js';
 import type { FleetMember } from './roster.js';
+import { drainOutbox, whenNotSending } from './drain.js';
+import { LifeQueue } from './life-queue.js';
 import { DeviceMeter, type FleetLink } from './link.js';
 import { SimSlots } from './sim-slots.js';
 import { lifeUpdater, type FleetUpdates } from './updates.js';
@@ -70,6 +72,7 @@ export class FleetDevice {
   private agent: Agent | undefined;
   private hub: HubClient | undefined;
   private glue: AgentLink | undefined;
+  private readonly lives = new LifeQueue();
 
   constructor(
     readonly member: FleetMember,
@@ -93,8 +96,17 @@ export class FleetDevice {
     return total;
   }
 
+  /** Restarts asked for after the end of the run (skipped: the board was switched off first). */
+  get restartsAfterEnd(): number {
+    return this.lives.skipped;
+  }
+
   /** Builds the object graph and starts it; resolves after the first configuration attempt. */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    return this.lives.run(() => this.startLife());
+  }
+
+  private async startLife(): Promise<void> {
     if (this.agent !== undefined) return;
     const { clock, logger, service } = this.context;
     const { http, sockets } = this.context.link.forDevice(this.meter);
@@ -167,7 +179,11 @@ export class FleetDevice {
   }
 
   /** Stops after the request in flight (if any) is answered, waiting at most `maxWaitMs`. */
-  async stop(maxWaitMs = 10000): Promise<void> {
+  stop(maxWaitMs = 10000): Promise<void> {
+    return this.lives.run(() => this.stopLife(maxWaitMs));
+  }
+
+  private async stopLife(maxWaitMs = 10000): Promise<void> {
     const agent = this.agent;
     if (agent === undefined) return;
     this.updater?.stop();
@@ -183,7 +199,7 @@ export class FleetDevice {
     // same turn as a flush that started nothing.
     const deadline = this.context.clock.monotonicMs() + maxWaitMs;
     for (;;) {
-      await this.whenNotSending(agent, Math.max(0, deadline - this.context.clock.monotonicMs()));
+      await whenNotSending(this.context.clock, agent, Math.max(0, deadline - this.context.clock.monotonicMs()));
       agent.flush();
       if (agent.delivery !== 'sending' || this.context.clock.monotonicMs() >= deadline) break;
     }
@@ -197,54 +213,33 @@ export class FleetDevice {
   /**
    * Delivers what is left in the outbox without sampling (the end of a run):
    * the agent's own sender code over its outbox; resolves when the outbox is
-   * empty or `maxWaitMs` passed, with the records still queued.
+   * empty or `maxWaitMs` passed, with the records still queued. It waits for a
+   * restart under way (and drains the new life); no restart follows it.
    */
-  async drain(maxWaitMs: number): Promise<number> {
+  drain(maxWaitMs: number): Promise<number> {
+    return this.lives.end(() => this.drainLife(maxWaitMs));
+  }
+
+  private async drainLife(maxWaitMs: number): Promise<number> {
     const agent = this.agent;
     if (agent === undefined) return 0;
-    await this.stop();
-    const { clock, logger } = this.context;
-    const stats = createCounters();
-    const sender = new Sender(clock, agent.client, agent.outbox, fullJitter(1000, 5000), logger, stats);
-    sender.kick();
-    const deadline = clock.monotonicMs() + maxWaitMs;
-    while (agent.outbox.batches > 0 && clock.monotonicMs() < deadline) await this.pause(50);
-    await this.whenNotSending(agent, 5000, sender);
-    sender.stop();
-    agent.outbox.persist();
-    this.previous.sent += stats.sent;
-    this.previous.requests += stats.requests;
-    this.previous.failures += stats.failures;
-    this.previous.rejected += stats.rejected;
-    this.previous.queued = agent.outbox.records;
-    this.previous.queuedBytes = agent.outbox.bytes;
-    return agent.outbox.records;
+    await this.stopLife();
+    return drainOutbox(agent, this.context.clock, this.context.logger, maxWaitMs, this.previous);
   }
 
-  /** The updater installed an image or rolls back: restart (outside its call) into what `boot()` picks. */
+  /** The updater installed an image or rolls back: restart (after its call) into what `boot()` picks. */
   private restartForUpdate(): void {
-    this.context.clock.setTimer(() => {
-      void (async () => {
-        await this.stop();
-        this.slots?.boot();
-        this.updateRestarts++;
-        await this.start();
-      })().catch((e: unknown) =>
-        this.context.logger.log('error', 'fleet: restart after an update failed', {
-          device: this.member.key,
-          error: String(e),
-        }),
-      );
-    }, 0);
-  }
-
-  private async whenNotSending(agent: Agent, maxWaitMs: number, sender?: Sender): Promise<void> {
-    const deadline = this.context.clock.monotonicMs() + maxWaitMs;
-    const sending = (): boolean => (sender?.current ?? agent.delivery) === 'sending';
-    while (sending() && this.context.clock.monotonicMs() < deadline) await this.pause(10);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => this.context.clock.setTimer(resolve, ms));
+    const restart = async (): Promise<void> => {
+      await this.stopLife();
+      this.slots?.boot();
+      this.updateRestarts++;
+      await this.startLife();
+    };
+    this.lives.unlessEnded(restart).catch((e: unknown) =>
+      this.context.logger.log('error', 'fleet: restart after an update failed', {
+        device: this.member.key,
+        error: String(e),
+      }),
+    );
   }
 }

@@ -78,6 +78,12 @@ export class Trial {
     return this.#timer !== undefined;
   }
 
+  /** Ends the trial undecided (the host stops this run): no rollback, no confirm; the next start decides. */
+  stop(): void {
+    if (this.#timer !== undefined) this.clock.clearTimer(this.#timer);
+    this.#timer = undefined;
+  }
+
   /** A batch reached the service. */
   delivered(): void {
     this.#delivered = true;

@@ -10,7 +10,7 @@
  *   await updater.start();        // the trial or rollback check, fw-running + fw-status, properties/get
  *   updater.offer(values);        // each `properties` Notify's values (or any property object)
  *   updater.hubConnected();       // each hub connect: the trial's condition, and properties/get again
- *   updater.stop();               // cancels a download (hosts that stop)
+ *   updater.stop();               // cancels a download and the trial's timer (hosts that stop)
  *
  * States (`fw-status`): idle -> downloading <n>% -> verifying -> installed
  * (restart) -> confirmed, or rolled-back after a failed trial; failed <errno>
@@ -55,6 +55,8 @@ export class Updater {
   /** The update that failed in this run (not tried again until the properties change). */
   #failedId: string | undefined;
   #trial: Trial | undefined;
+  /** Stopped by its host: it starts, restarts and rolls back nothing more. */
+  #stopped = false;
 
   constructor(options: UpdaterOptions) {
     this.#o = options;
@@ -117,15 +119,22 @@ export class Updater {
     void this.read();
   }
 
+  /**
+   * Stops this run's updater (a host stopping the agent): the download is cancelled, the trial's timer
+   * cleared, and nothing more is started; an image installed and awaiting its restart is left for the next
+   * start (the bootloader's), so a stopped run never restarts or rolls back the board behind its successor.
+   */
   stop(): void {
+    this.#stopped = true;
     this.reporter.stop();
+    this.#trial?.stop();
     this.#job?.download.cancel();
   }
 
   #consider(): void {
     const { running, logger, image } = this.#o;
     const d = readDesired(this.#desired);
-    if (d === undefined || this.#trial?.open === true) return;
+    if (d === undefined || this.#stopped || this.#trial?.open === true) return;
     if (typeof d === 'string') {
       if (this.#failedId !== d) logger.log('warn', 'ota: desired firmware invalid', { reason: d });
       return this.#fail(d, 'EINVAL');
@@ -196,7 +205,7 @@ export class Updater {
     o.logger.log('info', 'ota: installed, restarting', { version: d.version });
     this.reporter.set('installed');
     await this.reporter.settled();
-    image.slots.restart();
+    if (!this.#stopped) image.slots.restart();
   }
 
   #fail(id: string, errno: OtaErrno): void {

@@ -159,3 +159,47 @@ describe('ota updater: install, trial and rollback', () => {
     assert.deepEqual(a.http.reported, [{ 'fw-running': '1.0.0', 'fw-status': 'idle' }]);
   });
 });
+
+describe('ota updater: a host stops it', () => {
+  it('a stopped run on trial neither rolls back nor confirms: the next start decides', async () => {
+    const a = board('1.0.0');
+    const image = makeImage(2000, 7);
+    a.http.images.set('b.bin', image);
+    a.http.properties = propertiesFor('1.1.0', image);
+    await a.updater.start();
+    await drain();
+    a.slots.current = 'trial';
+    const b = board('1.1.0', a, { trialMs: 60_000 });
+    await b.updater.start();
+    await drain();
+    assert.equal(b.updater.status, 'installed');
+    b.updater.stop();
+    await b.clock.advanceAsync(120_000);
+    b.updater.delivered();
+    b.updater.hubConnected();
+    await drain();
+    assert.equal(b.slots.rolledBack, 0, 'the trial timer of a stopped run is cleared');
+    assert.equal(b.slots.confirmed, 0);
+    assert.equal(b.slots.restarted, 1, 'only the restart into B');
+    // The next start of B finds it still on trial and tries it again.
+    const b2 = board('1.1.0', b, { trialMs: 60_000 });
+    await b2.updater.start();
+    await b2.clock.advanceAsync(60_000);
+    assert.equal(b2.slots.rolledBack, 1);
+  });
+
+  it('stopped while its start-up properties read is out, it downloads and restarts nothing', async () => {
+    const a = board('1.0.0');
+    const image = makeImage(2000, 8);
+    a.http.images.set('b.bin', image);
+    a.http.properties = propertiesFor('1.1.0', image);
+    const started = a.updater.start();
+    a.updater.stop();
+    await started;
+    await drain();
+    await a.clock.advanceAsync(60_000);
+    assert.equal(a.http.ranges.length, 0);
+    assert.equal(a.slots.restarted, 0);
+    assert.equal(a.updater.status, 'idle');
+  });
+});
