@@ -159,6 +159,7 @@ export async function runRollout(o: RolloutOptions) {
     });
     const ends = await finalStates(
       o.http,
+      o.clock,
       service.url,
       admin,
       members.map((m) => m.key),
@@ -201,17 +202,30 @@ function tally(ends: { running: string; status: string }[]): Record<string, numb
   return out;
 }
 
-/** Each device's fw-running and fw-status as the service has them (what an operator sees). */
-async function finalStates(http: HttpTransport, service: string, admin: string, keys: string[]) {
+/**
+ * Each device's fw-running and fw-status as the service has them (what an operator sees). The admin token
+ * reads them one by one within its request budget: a 429 or 503 is waited out (its `Retry-After`) and read
+ * again; any other answer than 200 stops the run with the device and the status named, never taken as empty.
+ */
+async function finalStates(http: HttpTransport, clock: Clock, service: string, admin: string, keys: string[]) {
   const out: { key: string; running: string; status: string }[] = [];
   for (const key of keys) {
-    const r = await http.request({
-      method: 'GET',
-      url: `${service}/api/v1/properties/get?device=${encodeURIComponent(key)}`,
-      headers: { authorization: `Bearer ${admin}` },
-    });
-    const p = JSON.parse(r.body ?? '{}') as Record<string, unknown>;
-    out.push({ key, running: String(p['fw-running'] ?? ''), status: String(p['fw-status'] ?? '') });
+    for (let attempt = 1; ; attempt++) {
+      const r = await http.request({
+        method: 'GET',
+        url: `${service}/api/v1/properties/get?device=${encodeURIComponent(key)}`,
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      if (r.status === 200) {
+        const p = JSON.parse(r.body ?? '{}') as Record<string, unknown>;
+        out.push({ key, running: String(p['fw-running'] ?? ''), status: String(p['fw-status'] ?? '') });
+        break;
+      }
+      if ((r.status !== 429 && r.status !== 503) || attempt >= 20)
+        throw new Error(`rollout: the final state of ${key} not read: HTTP ${r.status}`);
+      const waitMs = Math.max(1000, Number(r.headers?.['retry-after'] ?? 0) * 1000 || 0);
+      await new Promise<void>((resolve) => clock.setTimer(resolve, waitMs));
+    }
   }
   return out;
 }
