@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fullJitter } from '../../src/retry/backoff.js';
-import type { HttpTransport, WebSocketFactory, Clock } from '../../src/ports.js';
+import type { HttpRequest, HttpTransport, WebSocketFactory, Clock } from '../../src/ports.js';
 import { nodeImageCheck } from '../../targets/node/ota.js';
 import { generateSigningKey, readPrivateKey, signImage } from '../firmware/signing.js';
 import { startServiceWorker } from './service-worker.js';
@@ -50,8 +50,7 @@ export interface RolloutOptions {
 }
 
 export const fromVersion = '1.0.0';
-/** How often the operator's properties write is tried for one device, and its back-off. */
-const WRITE_ATTEMPTS = 8;
+/** The back-off of the operator's requests that the service refused for now (retried()). */
 const writeRetry = fullJitter(1000, 8000);
 export const toVersion = '2.0.0';
 
@@ -90,26 +89,16 @@ export async function runRollout(o: RolloutOptions) {
       writeRetries: 0,
       allConfirmedMs: undefined as number | undefined,
     };
-    // An operator's write: a refusal the service may lift (no answer, 408, 429, 5xx) is tried again after a
-    // jittered wait (at least its Retry-After), up to WRITE_ATTEMPTS times; any other answer is final.
+    // An operator's write: tried again while the service may yet accept it (retried()), at most 8 times.
     const writeUpdate = async (device: string, values: object): Promise<boolean> => {
-      for (let attempt = 1; ; attempt++) {
-        const r = await o.http
-          .request({
-            method: 'POST',
-            url: `${service.url}/api/v1/properties/set`,
-            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ device, values }),
-          })
-          .catch(() => ({ status: 0, headers: {} as Record<string, string> }));
-        if (r.status === 200) return true;
-        if (!(r.status === 0 || r.status === 408 || r.status === 429 || r.status >= 500)) return false;
-        if (attempt >= WRITE_ATTEMPTS) return false;
-        set.writeRetries++;
-        const afterMs = Number(r.headers?.['retry-after'] ?? 0) * 1000;
-        const waitMs = Math.max(afterMs || 0, writeRetry.nextDelayMs(attempt) ?? 1000);
-        await new Promise<void>((resolve) => o.clock.setTimer(resolve, waitMs));
-      }
+      const request = {
+        method: 'POST' as const,
+        url: `${service.url}/api/v1/properties/set`,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ device, values }),
+      };
+      const r = await retried(o.http, o.clock, request, 8, () => set.writeRetries++);
+      return r.status === 200;
     };
     const setUpdate = async (fleet: Fleet): Promise<void> => {
       set.started = true;
@@ -202,30 +191,45 @@ function tally(ends: { running: string; status: string }[]): Record<string, numb
   return out;
 }
 
+/** What an answer the service may yet turn into a 200 is: none at all, 408, 429 or a 5xx. */
+const passing = (status: number): boolean => status === 0 || status === 408 || status === 429 || status >= 500;
+
 /**
- * Each device's fw-running and fw-status as the service has them (what an operator sees). The admin token
- * reads them one by one within its request budget: a 429 or 503 is waited out (its `Retry-After`) and read
- * again; any other answer than 200 stops the run with the device and the status named, never taken as empty.
+ * An admin request as an operator's tool makes it: a passing refusal is tried again after a jittered wait of
+ * 1 to 8 s, at least its `Retry-After`, up to `attempts` times (`onRetry` counts them); the last answer (status
+ * 0 for none) is returned.
+ */
+async function retried(
+  http: HttpTransport,
+  clock: Clock,
+  request: HttpRequest,
+  attempts: number,
+  onRetry: () => void = () => undefined,
+): Promise<{ status: number; body?: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const r = await http.request(request).catch(() => ({ status: 0, headers: {} as Record<string, string> }));
+    if (r.status === 200 || !passing(r.status) || attempt >= attempts) return r;
+    onRetry();
+    const afterMs = Number(r.headers?.['retry-after'] ?? 0) * 1000 || 0;
+    await new Promise<void>((resolve) =>
+      clock.setTimer(resolve, Math.max(afterMs, writeRetry.nextDelayMs(attempt) ?? 1000)),
+    );
+  }
+}
+
+/**
+ * Each device's fw-running and fw-status as the service has them (what an operator sees), read one by one by
+ * the admin token within its request budget (retried()); an answer other than 200 stops the run naming the
+ * device and the status, never taken as an empty state.
  */
 async function finalStates(http: HttpTransport, clock: Clock, service: string, admin: string, keys: string[]) {
   const out: { key: string; running: string; status: string }[] = [];
   for (const key of keys) {
-    for (let attempt = 1; ; attempt++) {
-      const r = await http.request({
-        method: 'GET',
-        url: `${service}/api/v1/properties/get?device=${encodeURIComponent(key)}`,
-        headers: { authorization: `Bearer ${admin}` },
-      });
-      if (r.status === 200) {
-        const p = JSON.parse(r.body ?? '{}') as Record<string, unknown>;
-        out.push({ key, running: String(p['fw-running'] ?? ''), status: String(p['fw-status'] ?? '') });
-        break;
-      }
-      if ((r.status !== 429 && r.status !== 503) || attempt >= 20)
-        throw new Error(`rollout: the final state of ${key} not read: HTTP ${r.status}`);
-      const waitMs = Math.max(1000, Number(r.headers?.['retry-after'] ?? 0) * 1000 || 0);
-      await new Promise<void>((resolve) => clock.setTimer(resolve, waitMs));
-    }
+    const url = `${service}/api/v1/properties/get?device=${encodeURIComponent(key)}`;
+    const r = await retried(http, clock, { method: 'GET', url, headers: { authorization: `Bearer ${admin}` } }, 20);
+    if (r.status !== 200) throw new Error(`rollout: the final state of ${key} not read: HTTP ${r.status}`);
+    const p = JSON.parse(r.body ?? '{}') as Record<string, unknown>;
+    out.push({ key, running: String(p['fw-running'] ?? ''), status: String(p['fw-status'] ?? '') });
   }
   return out;
 }
