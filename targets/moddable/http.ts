@@ -1,78 +1,204 @@
 /**
- * The HttpTransport port on Moddable, over the SDK's `http` Request (and
- * `securesocket` for https).
+ * The HttpTransport port on Moddable: one kept-alive HTTP/1.1 connection to the
+ * service, over the SDK's TCP `Socket` (`securesocket` for https), carrying
+ * every request, one at a time (docs/moddable.md, "The network").
  *
- * Four details of that module are handled here. Its socket callbacks throw in
- * ordinary outages (a refused connection ends in "write failed"), which would
- * abort the machine: the request's socket callback runs guarded (guarded-socket.ts), and whatever fails
- * there rejects the request with `network`, like an error callback does. A whole body is written to the
- * socket at once and throws "can't write all data" (an uncaught exception that
- * aborts the machine) when it exceeds the socket's free space, so the body is
- * streamed through `requestFragment` in pieces the socket can take. Its
- * Content-Length would count characters, so the body is UTF-8 bytes with an
- * explicit Content-Length. It has no timeout, so a request that gets no
- * complete answer within `timeoutMs` is closed and rejected with `timeout`.
+ * - Requests wait their turn in a bounded queue (MAX_QUEUED; beyond it
+ *   `overflow`); each is bounded by `timeoutMs` from the call, queued or not
+ *   (`timeout`; a request in flight then closes the connection).
+ * - The connection opens with the first request and stays open while answers
+ *   allow it (http-reader.ts: HTTP/1.1, no `Connection: close`, a delimited
+ *   body); it is closed after IDLE_MS without a request, on any failure, and
+ *   when the peer closes it. The next request opens a new one: the agent's
+ *   back-off paces the retries of what failed.
+ * - A request written on a connection that had carried an answer, and that
+ *   ends before any byte of its own answer (the server closed the idle
+ *   connection at its keep-alive timeout as the request left), is sent once
+ *   more on a new connection; any other failure rejects with `network`.
+ * - The socket's callback is ours and runs guarded: nothing the SDK throws
+ *   there in an outage ("write failed" on a refused connection, "close on
+ *   closed socket") reaches the machine (an XS abort). The request is UTF-8
+ *   bytes with their byte count as Content-Length, written in pieces the
+ *   socket can take (a write over its free space throws).
  * An error's message is one line: `http <host>: <reason>`.
  */
-import { Request } from 'http';
+import { Socket } from 'socket';
+import SecureSocket from 'securesocket';
 import { AgentError, toAgentError } from '../../src/errors.js';
-import type { Clock, HttpRequest, HttpResponse, HttpTransport } from '../../src/ports.js';
-import { closeQuietly, guard, socketOptions } from './guarded-socket.js';
+import { utf8Length } from '../../src/utf8.js';
+import type { Clock, HttpRequest, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
+import { closeQuietly } from './guarded-socket.js';
+import { responseReader, type ResponseReader } from './http-reader.js';
+import { splitUrl } from './url.js';
 
 /**
- * HTTP over the SDK's `http` Request; `timeoutMs` bounds each request, `secure`
- * is SecureSocket's `secure` dictionary for https (boot.ts).
+ * An idle connection is closed after this long: under the idle timeouts of the
+ * usual servers and balancers (Fastify 72 s, AWS ALB 60 s), so that the board
+ * closes first; the one-retry rule covers a server that closes sooner.
  */
+export const IDLE_MS = 30_000;
+/** Requests waiting for the connection, beyond the one in flight. */
+export const MAX_QUEUED = 8;
+
+/** What the SDK's `Socket` and `SecureSocket` share. */
+interface Sock {
+  callback: (message: number) => void;
+  read(type: typeof ArrayBuffer): ArrayBuffer;
+  write(...data: Uint8Array[]): number;
+  close(): void;
+}
+
+/** One request: the connection it needs (`to`), its bytes, and how far they went. */
+interface Job {
+  to: string;
+  host: string;
+  out: Uint8Array;
+  sent: number;
+  retried?: boolean;
+  reader: ResponseReader;
+  settle(error?: AgentError): void;
+}
+
+/** HTTP over one kept-alive connection; `secure` is SecureSocket's `secure` dictionary for https (boot.ts). */
 export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<string, unknown>): HttpTransport {
+  const queue: Job[] = [];
+  let job: Job | undefined;
+  // The connection: its socket, where it goes, and whether it carried a whole answer (reused).
+  let sock: Sock | undefined;
+  let to = '';
+  let reused = false;
+  let idle: TimerHandle | undefined;
+
+  const drop = (): void => {
+    closeQuietly(sock);
+    sock = undefined;
+  };
+
+  const next = (): void => {
+    if (job !== undefined) return;
+    job = queue.shift();
+    if (idle !== undefined) clock.clearTimer(idle);
+    idle = undefined;
+    if (job === undefined) {
+      if (sock !== undefined) idle = clock.setTimer(drop, IDLE_MS);
+    } else if (sock === undefined || to !== job.to) open(job);
+    else write(job);
+  };
+
+  const finish = (error?: AgentError): void => {
+    const done = job!;
+    job = undefined;
+    done.settle(error);
+    next();
+  };
+
+  // The connection closed (`reason` undefined) or failed while `job`, if any, used it.
+  const fault = (reason?: unknown): void => {
+    const wasReused = reused;
+    drop();
+    const current = job;
+    if (current === undefined) return;
+    if (current.reader.status === 0 && wasReused && !current.retried) {
+      // The server closed a kept-alive connection as this request left: once more on a new one.
+      current.retried = true;
+      current.sent = 0;
+      current.reader = responseReader();
+      return open(current);
+    }
+    try {
+      if (reason !== undefined) throw reason;
+      current.reader.end();
+      finish();
+    } catch (e) {
+      finish(new AgentError('network', `http ${current.host}: ${toAgentError(e).message}`, { cause: e }));
+    }
+  };
+
+  const write = (current: Job): void => {
+    const { out } = current;
+    for (let room; current.sent < out.length && (room = sock!.write()) > 0; current.sent += room) {
+      sock!.write(out.subarray(current.sent, current.sent + room));
+    }
+  };
+
+  const onEvent = (message: number): void => {
+    const current = job;
+    if (message === 2) {
+      const bytes = new Uint8Array(sock!.read(ArrayBuffer));
+      if (current === undefined) throw new Error('bytes with no request');
+      const { reader } = current;
+      reader.push(bytes);
+      if (reader.done) {
+        reused = true;
+        if (!reader.keepAlive) drop();
+        finish();
+      }
+    } else if (message === 1 || message === 3) {
+      if (current !== undefined) write(current);
+    } else fault(message === -1 ? undefined : new Error('connection failed'));
+  };
+
+  const open = (current: Job): void => {
+    try {
+      const { host, port, secure: tls } = splitUrl(current.to);
+      const options = { host, port, ...(tls ? { secure } : {}) };
+      const s = (sock = (tls ? new SecureSocket(options) : new Socket(options)) as unknown as Sock);
+      to = current.to;
+      reused = false;
+      s.callback = (message) => {
+        if (sock !== s) return;
+        try {
+          onEvent(message);
+        } catch (e) {
+          // A fault inside the socket's callback: never back to the SDK (an XS abort).
+          fault(e);
+        }
+      };
+    } catch (e) {
+      fault(e);
+    }
+  };
+
   return {
     request(req: HttpRequest): Promise<HttpResponse> {
       return new Promise((resolve, reject) => {
-        const options = socketOptions(req.url, req.headers, secure);
-        const { host, port, headers } = options;
-        if (port !== (options.secure ? 443 : 80)) headers.push('Host', `${host}:${port}`);
-        const body = req.body === undefined ? undefined : ArrayBuffer.fromString(req.body);
-        options.method = req.method;
-        options.response = String;
-        if (body !== undefined) {
-          headers.push('Content-Length', String(body.byteLength));
-          options.body = true;
-        }
-        let sent = 0;
-        const response = { status: 0, headers: {} as Record<string, string>, body: '' };
-        let request: Request | undefined;
-        // The first outcome wins (a promise settles once); a later one (a close's callback) only clears the
-        // timer and closes the request again, both of which ignore a second time.
-        const finish = (code?: 'network' | 'timeout', reason?: unknown, cause?: unknown): void => {
-          clock.clearTimer(timer);
-          if (code === undefined) resolve(response);
-          else {
-            reject(new AgentError(code, `http ${host}: ${toAgentError(reason).message}`, { cause }));
-            closeQuietly(request);
+        const { host, port, secure: tls, path } = splitUrl(req.url);
+        if (queue.length >= MAX_QUEUED)
+          throw new AgentError('overflow', `http ${host}: ${MAX_QUEUED} requests waiting`);
+        const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+        let head = `${req.method} ${path} HTTP/1.1\r\nHost: ${authority}\r\n`;
+        for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
+        const { body } = req;
+        if (body !== undefined) head += `Content-Length: ${utf8Length(body)}\r\n`;
+        const out = new Uint8Array(ArrayBuffer.fromString(`${head}\r\n${body ?? ''}`));
+        const timeout = (): void => {
+          const error = new AgentError('timeout', `http ${host}: no answer in ${timeoutMs} ms`);
+          if (job === entry) {
+            drop();
+            finish(error);
+          } else {
+            queue.splice(queue.indexOf(entry), 1);
+            entry.settle(error);
           }
         };
-        const timer = clock.setTimer(() => finish('timeout', `no answer in ${timeoutMs} ms`), timeoutMs);
-        try {
-          request = new Request(options as ConstructorParameters<typeof Request>[0]);
-        } catch (e) {
-          finish('network', e, e);
-          return;
-        }
-        guard(request, (e) => finish('network', e, e));
-        request.callback = (message: number, value?: unknown, extra?: unknown) => {
-          if (message === Request.requestFragment) {
-            // The body in pieces the socket can take (a whole body over its free space aborts the machine).
-            if (body === undefined || sent >= body.byteLength) return undefined;
-            const piece = body.slice(sent, sent + Number(value));
-            sent += piece.byteLength;
-            return piece;
-          }
-          if (message === Request.status) response.status = Number(value);
-          else if (message === Request.header) response.headers[String(value).toLowerCase()] = String(extra);
-          else if (message === Request.responseComplete) {
-            response.body = typeof value === 'string' ? value : '';
-            finish();
-          } else if (message === Request.error) finish('network', value ?? 'failed');
+        const timer = clock.setTimer(timeout, timeoutMs);
+        const entry: Job = {
+          to: `http${tls ? 's' : ''}://${authority}/`,
+          host,
+          out,
+          sent: 0,
+          reader: responseReader(),
+          settle(error) {
+            clock.clearTimer(timer);
+            if (error !== undefined) return reject(error);
+            const { status, headers } = entry.reader;
+            const bytes = entry.reader.body();
+            if (req.binary === true) resolve({ status, headers, body: '', bytes });
+            else resolve({ status, headers, body: String.fromArrayBuffer(bytes.buffer as ArrayBuffer) });
+          },
         };
+        queue.push(entry);
+        next();
       });
     },
   };

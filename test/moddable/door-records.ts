@@ -25,12 +25,24 @@ export interface DoorRecord {
 const timestampMs = (s: StateRecord): number =>
   typeof s.timestamp === 'number' ? s.timestamp * 1000 : Date.parse(s.timestamp);
 
-/** The door.reported records the service holds in [fromMs, toMs), sorted by time. */
-export async function doorRecords(serviceUrl: string, fromMs: number, toMs: number): Promise<DoorRecord[]> {
+/** GET `url` with the admin token: the status and the JSON body. */
+export type GetJson = (url: string, headers: Record<string, string>) => Promise<{ status: number; body: unknown }>;
+
+const fetchJson: GetJson = async (url, headers) => {
+  const r = await fetch(url, { headers });
+  return { status: r.status, body: (await r.json()) as unknown };
+};
+
+/** The door.reported records the service holds in [fromMs, toMs), sorted by time (`get`: e.g. with a CA for https). */
+export async function doorRecords(
+  serviceUrl: string,
+  fromMs: number,
+  toMs: number,
+  get: GetJson = fetchJson,
+): Promise<DoorRecord[]> {
   const query = `devices=demo-001&channels=door.reported&timeRangeStart=${fromMs / 1000}&timeRangeStop=${toMs / 1000}`;
-  const r = await fetch(`${serviceUrl}/api/v1/states/read?${query}`, { headers: ADMIN });
-  if (r.status !== 200) throw new Error(`states/read answered ${r.status}: ${await r.text()}`);
-  const body = (await r.json()) as unknown;
+  const { status, body } = await get(`${serviceUrl}/api/v1/states/read?${query}`, ADMIN);
+  if (status !== 200) throw new Error(`states/read answered ${status}: ${JSON.stringify(body)}`);
   if (!Array.isArray(body)) throw new Error(`states/read: expected an array, got ${JSON.stringify(body)}`);
   return (body as StateRecord[]).map((s) => ({ t: timestampMs(s), value: s.value })).sort((a, b) => a.t - b.t);
 }

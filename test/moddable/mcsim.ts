@@ -5,7 +5,7 @@
  * undefined otherwise and the tests skip.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XsbugLog } from './xsbug.js';
@@ -199,6 +199,30 @@ export class SimRun {
         silence = setTimeout(quiet, 5_000);
       };
     });
+  }
+
+  /**
+   * CPU time (user + system, ms) of the mcsim process so far, from /proc (Linux): the process of the
+   * simulator's group (its PID leads it: `detached`) named mcsim. Undefined when not found.
+   */
+  cpuMs(): number | undefined {
+    const group = this.sim?.pid;
+    if (group === undefined) return undefined;
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // pid (comm) state ppid pgrp ...: fields after the command's closing parenthesis.
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (comm !== 'mcsim' || Number(fields[2]) !== group) continue;
+      // utime and stime (fields 14 and 15 of the whole line) in clock ticks of 10 ms (USER_HZ 100).
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    }
+    return undefined;
   }
 
   /** Stops the simulator (its process group, by PID) and the xsbug endpoint. */

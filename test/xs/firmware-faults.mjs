@@ -93,7 +93,7 @@ export const failureModes = [
         await run.evaluate(`__fw.request('r', 'http://127.0.0.1:${server.port}/', 'GET')`);
         const [r] = await result(run, 'r');
         assert.equal(r.code, 'network', JSON.stringify(r));
-        assert.match(r.error, /unexpected status format/);
+        assert.match(r.error, /malformed status line/);
         assertHealthy(run);
       } finally {
         await run.stop();

@@ -49,6 +49,8 @@ export class FirmwareRun {
     this.flashWrites = { count: 0, bytes: 0, deletes: 0 };
     this.aborted = undefined;
     this.sockets = new Map();
+    /** Every connection the firmware opened: port, whether TLS, virtual time. */
+    this.connects = [];
     this.queue = [];
     this.wake = undefined;
     /** Listeners the firmware opened: the port it asked for -> { server, port: the real one (port 0) }. */
@@ -172,6 +174,7 @@ export class FirmwareRun {
   }
 
   connect({ id, host, port, tls }) {
+    this.connects.push({ port, tls: tls !== undefined, nowMs: this.nowMs });
     const socket =
       tls === undefined
         ? tcpConnect({ host, port })
@@ -193,6 +196,7 @@ export class FirmwareRun {
       this.push({ id, e: 'connected' });
     });
     socket.on('data', (data) => {
+      entry.answeredAt = performance.now();
       if (!entry.upgraded && entry.state === 'open' && data.subarray(0, 12).toString('latin1') === 'HTTP/1.1 101')
         entry.upgraded = true;
       this.push({ id, e: 'data', data: latin1(data) });
@@ -214,12 +218,14 @@ export class FirmwareRun {
     this.wake?.();
   }
 
-  /** Whether real I/O is awaited: a connection being opened, or an HTTP exchange under way (for 5 s real at most). */
+  /** Whether real I/O is awaited: a connection being opened, or the answer to a write (for 5 s real at most). */
   awaiting() {
     const now = performance.now();
     for (const s of this.sockets.values()) {
       if (s.state === 'ended' || s.upgraded) continue;
-      if (now - s.openedAt < 5_000) return true;
+      // Opening, or a request written and no byte of its answer yet (a kept-alive connection).
+      if (s.state === 'connecting' && now - s.openedAt < 5_000) return true;
+      if (s.writtenAt > (s.answeredAt ?? 0) && now - s.writtenAt < 5_000) return true;
     }
     return false;
   }

@@ -99,6 +99,8 @@ export const scenarios = [
     'outage: the service stopped for 20 s and restarted; the records sampled meanwhile arrive',
     async () => {
       await online.runFor(5_000);
+      // Kept alive: since its boot the firmware opened one HTTP connection and one hub connection.
+      assert.equal(online.connects.length, 2, JSON.stringify(online.connects));
       const writesBefore = { ...online.flashWrites };
       const onlineMs = online.nowMs;
       figures.flashOnline = { ...writesBefore, virtualMs: onlineMs };
@@ -127,6 +129,7 @@ export const scenarios = [
       );
       assert.ok(delivered, `no door record of the outage delivered; log:\n${online.logs.slice(-30).join('\n')}`);
       assert.ok(await online.until(() => svc.hub.connectionCount() > 0, 60_000), 'the hub reconnects');
+      await carriedByTwo(online);
       assertHealthy(online);
       await online.stop();
     },
@@ -157,6 +160,7 @@ export const scenarios = [
         );
         assert.ok(delivered, `nothing sampled offline arrived; log:\n${run.logs.slice(-30).join('\n')}`);
         assert.ok(await run.until(() => svc.hub.connectionCount() > 0, 60_000), 'the hub connects');
+        await carriedByTwo(run);
         assertHealthy(run);
       } finally {
         await run.stop();
@@ -222,6 +226,19 @@ export const scenarios = [
     },
   ],
 ];
+
+/**
+ * Once the service is back and everything delivered: 20 s (virtual) more carried by the connections already
+ * open, one HTTP and one hub connection, and no new one.
+ */
+async function carriedByTwo(run) {
+  await run.runFor(2_000);
+  const opened = run.connects.length;
+  await run.runFor(20_000);
+  const open = [...run.sockets.values()].filter((s) => s.state === 'open').length;
+  assert.equal(run.connects.length, opened, `new connections: ${JSON.stringify(run.connects.slice(opened))}`);
+  assert.equal(open, 2, 'one HTTP and one hub connection open');
+}
 
 /** Stops what the scenarios left running and removes the scratch folder. */
 export async function cleanup() {

@@ -7,6 +7,8 @@
 //   in the callback; ESP32: an error callback), reset mid-answer, a malformed
 //   status line, WebSocket refused and reset. The adapters turn each into an
 //   ordinary failure; the bare fake `http` aborts, as the SDK does;
+// - the kept-alive HTTP connection (firmware-http.mjs): fragments, chunked,
+//   Connection: close, the server's keep-alive timeout, drops, idle close;
 // - states arrive, desired round trip, outage (service stopped 20 s and
 //   restarted), boot offline from the cached configuration.
 // Prints the flash writes it counted; exits non-zero on any failure.
@@ -14,6 +16,7 @@
 // name contains one of them (the service scenarios depend on each other).
 import { clockCases } from './firmware-clock.mjs';
 import { failureModes, provisioning } from './firmware-faults.mjs';
+import { keepAlive } from './firmware-http.mjs';
 import { firmwareScript } from './firmware-host.mjs';
 import { cleanup, scenarios } from './firmware-service.mjs';
 import { cleanupSetup, setupMode } from './firmware-setup.mjs';
@@ -29,6 +32,11 @@ async function runAll(title, list) {
     if (filters.length > 0 && !filters.some((f) => name.includes(f))) continue;
     try {
       const outcome = await fn();
+      if (typeof outcome === 'string' && !outcome.startsWith('skipped')) {
+        passed++;
+        console.log(`    ✔ ${name} (${outcome})`);
+        continue;
+      }
       if (typeof outcome === 'string' && outcome.startsWith('skipped')) {
         skipped++;
         console.log(`    - ${name} (${outcome})`);
@@ -50,6 +58,7 @@ try {
     `firmware on XS (xsnap): bundle ${(code.length / 1024).toFixed(0)} KiB, fakes of the Moddable host modules`,
   );
   await runAll('the SDK failure modes through the adapters', failureModes);
+  await runAll('the kept-alive HTTP connection', keepAlive);
   await runAll('provisioning', provisioning);
   await runAll("the board clock's reusable timer", clockCases);
   await runAll('the firmware against the local service', scenarios);

@@ -7,6 +7,7 @@
  * exposes `__fw` for the host: boot, deliver, step, and single adapter calls.
  */
 import { ModdableClock } from '../../../targets/moddable/clock.js';
+import type { HttpTransport } from '../../../src/ports.js';
 import { moddableHttp } from '../../../targets/moddable/http.js';
 import main from '../../../targets/moddable/main.js';
 import mainPins from '../../../targets/moddable/main-pins.js';
@@ -31,6 +32,8 @@ interface BootOptions {
 
 const g = globalThis as unknown as Record<string, unknown>;
 let rearmed: ReusableTimer | undefined;
+/** The HTTP transports of `__fw.request`, by CA. */
+const transports = new Map<string, HttpTransport>();
 const harden = g.harden as (value: unknown) => void;
 
 function install(): void {
@@ -109,14 +112,29 @@ g.__fw = {
     for (let i = 0; i < count; i++) rearmed.schedule(1000 + i);
     rearmed.unschedule();
   },
-  /** One request through the firmware's HTTP adapter. */
-  request(tag: string, url: string, method: string, body?: string, caDer?: string): void {
-    // https: the `secure` dictionary of boot.ts, with the CA as DER bytes (a Resource on a board).
-    const secure: Record<string, unknown> = { protocolVersion: 0x303 };
-    if (caDer !== undefined) secure.certificate = fromLatin1(caDer).buffer;
-    const http = moddableHttp(new ModdableClock(), 10_000, secure);
-    http.request({ url, method: method as 'GET', headers: {}, ...(body === undefined ? {} : { body }) }).then(
-      (r) => report(tag, { status: r.status, body: r.body }),
+  /**
+   * One request through the firmware's HTTP adapter: one transport per CA (kept, so that its connection is
+   * kept alive between calls, as the firmware's one transport is). `binary` asks for the body as bytes.
+   */
+  request(tag: string, url: string, method: string, body?: string, caDer?: string, binary?: boolean): void {
+    const key = caDer ?? '';
+    let http = transports.get(key);
+    if (http === undefined) {
+      // https: the `secure` dictionary of boot.ts, with the CA as DER bytes (a Resource on a board).
+      const secure: Record<string, unknown> = { protocolVersion: 0x303 };
+      if (caDer !== undefined) secure.certificate = fromLatin1(caDer).buffer;
+      http = moddableHttp(new ModdableClock(), 10_000, secure);
+      transports.set(key, http);
+    }
+    const req = { url, method: method as 'GET', headers: {}, ...(body === undefined ? {} : { body }) };
+    http.request(binary === true ? { ...req, binary } : req).then(
+      (r) =>
+        report(tag, {
+          status: r.status,
+          body: r.body,
+          headers: r.headers,
+          ...(r.bytes === undefined ? {} : { bytes: Array.from(r.bytes) }),
+        }),
       (e: unknown) => report(tag, { code: (e as { code?: string }).code, error: String((e as Error).message) }),
     );
   },
