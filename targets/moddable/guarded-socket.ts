@@ -12,23 +12,15 @@
  * TLS errors but then calls back (and closes) outside its guard.
  *
  * `socketOptions` gives the module's dictionary (the SDK's TCP `Socket`, or
- * `SecureSocket` for https/wss); once the module is built, `guard` wraps the
+ * `SecureSocket` for https/wss). Once the module is built, its adapter wraps the
  * callback it gave its socket (`module.socket`, set in its constructor; the
- * socket calls back only from the event loop, later): whatever that callback
- * throws is handed once to `onFault`, which closes the module (and its socket,
- * once: `closeQuietly`) and turns the fault into an ordinary delivery failure;
- * the socket's later callbacks are dropped.
+ * socket calls back only from the event loop, later; websocket.ts): whatever
+ * that callback throws closes the module (and its socket, once: `closeQuietly`)
+ * and becomes an ordinary delivery failure; the socket's later callbacks are
+ * dropped. Our HTTP client (http.ts) owns its socket's callback and guards it itself.
  */
 import SecureSocket from 'securesocket';
 import { splitUrl } from './url.js';
-
-/** What the SDK's socket classes call back with: message, then a value. */
-type SocketCallback = (message: number, value?: unknown, extra?: unknown) => unknown;
-
-/** An SDK module (Request, Client) as the guard sees it. */
-interface Guarded {
-  socket?: { callback: SocketCallback };
-}
 
 /** Closes an SDK module, if any; one the peer already closed throws "close on closed socket", ignored. */
 export function closeQuietly(module: { close(): void } | undefined): void {
@@ -65,30 +57,4 @@ export function socketOptions(
   const options: SocketOptions = { host, port, path, headers: flat };
   if (tls) Object.assign(options, { Socket: SecureSocket, secure });
   return options;
-}
-
-/**
- * Runs the callback `module` gave its socket inside a guard; `onFault` gets the
- * first throw, once, and closes the module.
- */
-export function guard(module: object, onFault: (error: unknown) => void): void {
-  const socket = (module as Guarded).socket;
-  if (socket === undefined) return;
-  const handler = socket.callback;
-  let open = true;
-  socket.callback = (message, value, extra) => {
-    if (!open) return undefined;
-    try {
-      return handler(message, value, extra);
-    } catch (e) {
-      // A fault: handed on once (the adapter closes the module); the socket is not heard from again.
-      open = false;
-      try {
-        onFault(e);
-      } catch {
-        // the adapter's handler settles a promise
-      }
-      return undefined;
-    }
-  };
 }

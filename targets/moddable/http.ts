@@ -29,6 +29,7 @@ import { utf8Length } from '../../src/utf8.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
 import { closeQuietly } from './guarded-socket.js';
 import { responseReader, type ResponseReader } from './http-reader.js';
+import { tlsTurn } from './tls-turn.js';
 import { splitUrl } from './url.js';
 
 /**
@@ -48,10 +49,12 @@ interface Sock {
   close(): void;
 }
 
-/** One request: the connection it needs (`to`), its bytes, and how far they went. */
+/** One request: the connection it needs (`to`, and `tls`, `host` and `port`), its bytes, and how far they went. */
 interface Job {
   to: string;
+  tls: boolean;
   host: string;
+  port: number;
   out: Uint8Array;
   sent: number;
   retried?: boolean;
@@ -69,15 +72,19 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
   let reused = false;
   let idle: TimerHandle | undefined;
 
+  // Ends the TLS turn of the connection (tls-turn.ts), if it still holds or waits for it.
+  let turn = (): void => undefined;
+
   const drop = (): void => {
     closeQuietly(sock);
     sock = undefined;
+    turn();
   };
 
   const next = (): void => {
     if (job !== undefined) return;
     job = queue.shift();
-    if (idle !== undefined) clock.clearTimer(idle);
+    if (idle) clock.clearTimer(idle);
     idle = undefined;
     if (job === undefined) {
       if (sock !== undefined) idle = clock.setTimer(drop, IDLE_MS);
@@ -124,39 +131,48 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
   const onEvent = (message: number): void => {
     const current = job;
     if (message === 2) {
-      const bytes = new Uint8Array(sock!.read(ArrayBuffer));
-      if (current === undefined) throw new Error('bytes with no request');
+      // Bytes with no request (a peer talking out of turn): the connection is not to be trusted.
+      if (current === undefined) return drop();
       const { reader } = current;
-      reader.push(bytes);
+      reader.push(new Uint8Array(sock!.read(ArrayBuffer)));
       if (reader.done) {
         reused = true;
         if (!reader.keepAlive) drop();
         finish();
       }
     } else if (message === 1 || message === 3) {
+      turn();
       if (current !== undefined) write(current);
-    } else fault(message === -1 ? undefined : new Error('connection failed'));
+    } else fault(message === -1 ? undefined : Error('connection failed'));
   };
 
   const open = (current: Job): void => {
-    try {
-      const { host, port, secure: tls } = splitUrl(current.to);
-      const options = { host, port, ...(tls ? { secure } : {}) };
-      const s = (sock = (tls ? new SecureSocket(options) : new Socket(options)) as unknown as Sock);
-      to = current.to;
-      reused = false;
-      s.callback = (message) => {
-        if (sock !== s) return;
-        try {
-          onEvent(message);
-        } catch (e) {
-          // A fault inside the socket's callback: never back to the SDK (an XS abort).
-          fault(e);
-        }
-      };
-    } catch (e) {
-      fault(e);
-    }
+    drop();
+    to = current.to;
+    reused = false;
+    const connect = (done: () => void): void => {
+      turn = done;
+      try {
+        // `Socket` takes no `secure` and ignores it.
+        const options = { host: current.host, port: current.port, secure };
+        const s = (sock = (current.tls ? new SecureSocket(options) : new Socket(options)) as unknown as Sock);
+        s.callback = (message) => {
+          if (sock !== s) return;
+          try {
+            onEvent(message);
+          } catch (e) {
+            // A fault inside the socket's callback: never back to the SDK (an XS abort).
+            fault(e);
+          }
+        };
+      } catch (e) {
+        fault(e);
+      }
+    };
+    // A secure connect waits while another handshake is in progress (tls-turn.ts).
+    if (current.tls) turn = tlsTurn(connect);
+    // Plain: no turn to take; `turn` is a no-op or an ended turn (a second `done` does nothing).
+    else connect(turn);
   };
 
   return {
@@ -183,18 +199,22 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         };
         const timer = clock.setTimer(timeout, timeoutMs);
         const entry: Job = {
-          to: `http${tls ? 's' : ''}://${authority}/`,
+          to: (tls ? 's' : '') + authority,
+          tls,
           host,
+          port,
           out,
           sent: 0,
           reader: responseReader(),
           settle(error) {
             clock.clearTimer(timer);
             if (error !== undefined) return reject(error);
-            const { status, headers } = entry.reader;
-            const bytes = entry.reader.body();
-            if (req.binary === true) resolve({ status, headers, body: '', bytes });
-            else resolve({ status, headers, body: String.fromArrayBuffer(bytes.buffer as ArrayBuffer) });
+            const { reader } = entry;
+            const bytes = reader.body();
+            const answer: HttpResponse = { status: reader.status, headers: reader.headers, body: '' };
+            if (req.binary) answer.bytes = bytes;
+            else answer.body = String.fromArrayBuffer(bytes.buffer as ArrayBuffer);
+            resolve(answer);
           },
         };
         queue.push(entry);

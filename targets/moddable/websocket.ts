@@ -23,7 +23,8 @@ import { Client } from 'websocket';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import type { WebSocketConnection, WebSocketFactory, WebSocketHandlers } from '../../src/ports.js';
 import { exceedsBytes } from '../../src/utf8.js';
-import { closeQuietly, guard, socketOptions } from './guarded-socket.js';
+import { closeQuietly, socketOptions } from './guarded-socket.js';
+import { tlsTurn } from './tls-turn.js';
 
 /** The client's largest frame (16-bit length). */
 export const MAX_SEND_BYTES = 65_535;
@@ -41,33 +42,55 @@ export function moddableWebSockets(secure: Record<string, unknown>): WebSocketFa
     connect(url: string, headers: Readonly<Record<string, string>>, handlers: WebSocketHandlers): WebSocketConnection {
       let closed = false;
       const options = socketOptions(url, headers, secure);
-      const host = options.host;
-      let client: Client;
+      let client: Client | undefined;
+      // Ends the TLS turn of a wss connect (tls-turn.ts), if it still holds or waits for it.
+      let turn = (): void => undefined;
       const close = (reason: string): void => {
         if (closed) return;
         closed = true;
         closeQuietly(client);
+        turn();
         try {
           handlers.onClose(reason);
         } catch {
           // The core's handler must not reach the SDK's callback.
         }
       };
-      try {
-        client = new Client(options as ConstructorParameters<typeof Client>[0]);
-      } catch (e) {
-        throw new AgentError('network', `websocket ${host}: ${toAgentError(e).message}`, { cause: e });
-      }
-      guard(client, (e) => close('network: ' + toAgentError(e).message));
-      client.callback = (message: number, value?: unknown) => {
-        if (closed) return;
-        if (message === CONNECTED) handlers.onOpen();
-        else if (message === RECEIVE) {
-          if (typeof value !== 'string') close('binary frame');
-          else if (exceedsBytes(value, MAX_MESSAGE_BYTES)) close(`message over ${MAX_MESSAGE_BYTES} B`);
-          else handlers.onMessage(value);
-        } else if (message === DISCONNECT) close('disconnected');
+      const fail = (e: unknown): void => close('network: ' + toAgentError(e).message);
+      const start = (done: () => void): void => {
+        turn = done;
+        try {
+          client = new Client(options as ConstructorParameters<typeof Client>[0]);
+        } catch (e) {
+          return fail(e);
+        }
+        // The callback the client gave its socket runs guarded (guarded-socket.ts says why): a throw there
+        // closes the connection with its reason; once closed, the socket is not heard from again.
+        const socket = (client as unknown as { socket: { callback(message: number, value?: unknown): void } }).socket;
+        const handler = socket.callback;
+        socket.callback = (message, value) => {
+          if (closed) return;
+          try {
+            handler(message, value);
+          } catch (e) {
+            fail(e);
+          }
+        };
+        client.callback = (message: number, value?: unknown) => {
+          if (closed) return;
+          if (message === CONNECTED) handlers.onOpen();
+          else if (message === RECEIVE) {
+            if (typeof value !== 'string') close('binary frame');
+            else if (exceedsBytes(value, MAX_MESSAGE_BYTES)) close(`message over ${MAX_MESSAGE_BYTES} B`);
+            else handlers.onMessage(value);
+          } else if (message === DISCONNECT) close('disconnected');
+          // 1: the socket is connected, its TLS handshake done.
+          else turn();
+        };
       };
+      // wss waits while another TLS handshake is in progress (the HTTP connection's).
+      if (options.secure !== undefined) turn = tlsTurn(start);
+      else start(turn);
       return {
         send(data: string) {
           if (closed) throw new AgentError('closed', 'websocket: closed');
@@ -75,11 +98,11 @@ export function moddableWebSockets(secure: Record<string, unknown>): WebSocketFa
             throw new AgentError('too-large', `websocket: message over ${MAX_SEND_BYTES} B`);
           }
           try {
-            client.write(data);
+            client!.write(data);
           } catch (e) {
             const reason = 'write failed: ' + toAgentError(e).message;
             close(reason);
-            throw new AgentError('network', `websocket ${host}: ${reason}`, { cause: e });
+            throw new AgentError('network', `websocket ${options.host}: ${reason}`, { cause: e });
           }
         },
         close: () => close('closed by the agent'),

@@ -111,6 +111,8 @@ export class SimRun {
   readonly xsbug = new XsbugLog();
   private sim: ChildProcess | undefined;
   private exited = false;
+  /** How the simulator's process ended (xvfb-run passes on mcsim's status: 141 is SIGPIPE), once it has. */
+  private exit = '';
 
   /** `prefs`: the build's simulator preferences folder (`simPrefs`). */
   constructor(private readonly prefs: string) {}
@@ -134,7 +136,10 @@ export class SimRun {
       stdio: 'ignore',
       detached: true,
     });
-    this.sim.on('exit', () => (this.exited = true));
+    this.sim.on('exit', (code, signal) => {
+      this.exited = true;
+      this.exit = `exit ${signal ?? code}`;
+    });
   }
 
   /**
@@ -185,12 +190,13 @@ export class SimRun {
         log.onEvent = () => undefined;
         reject(new Error(`${why}; firmware log:\n${log.lines.join('\n')}`));
       };
-      const quiet = (): void => fail('the simulator sent nothing for 5 s');
+      const quiet = (): void =>
+        fail(`the simulator sent nothing for 5 s (${this.exited ? `mcsim ended: ${this.exit}` : 'still running'})`);
       let silence = setTimeout(quiet, 5_000);
       log.onEvent = () => {
         events += 1;
         clearTimeout(silence);
-        if (!this.running) return fail('mcsim ended');
+        if (!this.running) return fail(`mcsim ended: ${this.exit}`);
         if (Date.now() - startedAt >= ms) {
           log.onEvent = () => undefined;
           resolve(events);
