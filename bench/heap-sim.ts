@@ -33,7 +33,8 @@ import {
 import { boardLayout, heapRun, heapSkipReason, type FixedHeaps, type HeapRun } from '../test/moddable/heap-run.js';
 import { root } from '../test/moddable/mcsim.js';
 
-const CHANNELS = [8, 32];
+/** HEAP_CHANNELS=8,32 (the default): the channel counts; the fixed part and per channel need two. */
+const CHANNELS = (process.env.HEAP_CHANNELS ?? '8,32').split(',').map(Number);
 const WINDOW_MS = Number(process.env.HEAP_WINDOW_MS ?? 45_000);
 const dir = join(root, 'build', 'heap-sim');
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
@@ -43,7 +44,7 @@ if (why !== undefined) {
   console.log(`bench:heap: skipped: ${why}`);
   console.log(JSON.stringify({ skipped: why }));
 } else {
-  const runs: Array<HeapRun & { board: FixedHeaps; boardRun: 'no abort' }> = [];
+  const runs: Array<HeapRun & { board: FixedHeaps; boardRun: string }> = [];
   console.log(
     `ESP32 creation.static ${ESP32_STATIC_BYTES} B = stack ${ESP32_STACK_BYTES} B + slots and chunks ${ESP32_HEAP_BYTES} B`,
   );
@@ -62,26 +63,33 @@ if (why !== undefined) {
     );
     // The board's rule: the same firmware on heaps fixed at the ESP32's layout must not abort.
     const board = boardLayout(reserved.slotBytes);
-    await heapRun(dir, n, WINDOW_MS, { fixed: board });
+    let boardRun = 'no abort';
+    try {
+      await heapRun(dir, n, WINDOW_MS, { fixed: board });
+    } catch (e) {
+      boardRun = (e as Error).message.split('\n')[0] ?? 'failed';
+    }
     console.log(
       `${n} channels on the ESP32's layout (slots ${board.slotBytes} B, chunks ${board.chunkBytes} B, stack ` +
-        `${ESP32_STACK_BYTES} B): booted, both sessions open, ${WINDOW_MS / 1000} s, no abort`,
+        `${ESP32_STACK_BYTES} B): ${boardRun === 'no abort' ? `booted, both sessions open, ${WINDOW_MS / 1000} s, no abort` : `ABORTED: ${boardRun}`}`,
     );
-    runs.push({ ...run, board, boardRun: 'no abort' });
+    runs.push({ ...run, board, boardRun });
   }
-  const split = perChannel(runs[0]!, runs[runs.length - 1]!);
-  console.log(
-    `fixed part (floor less the channels; both TLS sessions open): ${kb(split.fixedBytes)}; ` +
-      `per channel ${Math.round(split.perChannelBytes)} B (ESP32 sizes, chunks as upper bounds)`,
-  );
+  const split = runs.length > 1 ? perChannel(runs[0]!, runs[runs.length - 1]!) : undefined;
+  if (split !== undefined)
+    console.log(
+      `fixed part (floor less the channels; both TLS sessions open): ${kb(split.fixedBytes)}; ` +
+        `per channel ${Math.round(split.perChannelBytes)} B (ESP32 sizes, chunks as upper bounds)`,
+    );
   console.log(
     JSON.stringify({
       windowMs: WINDOW_MS,
       esp32StaticBytes: ESP32_STATIC_BYTES,
       esp32StackBytes: ESP32_STACK_BYTES,
       runs: runs.map((r) => ({ ...r, fit: fits(r.reserved, r.floor) })),
-      fixedBytes: Math.round(split.fixedBytes),
-      perChannelBytes: Math.round(split.perChannelBytes),
+      ...(split === undefined
+        ? {}
+        : { fixedBytes: Math.round(split.fixedBytes), perChannelBytes: Math.round(split.perChannelBytes) }),
     }),
   );
 }

@@ -193,14 +193,22 @@ export async function heapRun(
     const aborted = (): string | undefined => {
       const lines = sim.xsbug.lines.filter((l) => /XS abort|allocation: failed/i.test(l));
       return lines.length > 0 || !sim.running
-        ? `the firmware aborted: ${lines.join('; ') || 'mcsim ended'}`
+        ? `the firmware aborted: ${lines.join('; ') || `mcsim ended (${sim.ended})`}`
         : undefined;
     };
-    const booted = await sim.until(async () => {
-      if (aborted() !== undefined) return false;
-      const up = service.hub.connectionCount() > 0 && (await reportedCount(service.url, tls.caPem)) >= channels;
-      return up ? true : undefined;
-    }, 180_000);
+    // An aborted machine sends nothing more (no event to check on): looked for every second as well.
+    let poll: NodeJS.Timeout | undefined;
+    const abortedAtBoot = new Promise<false>((resolve) => {
+      poll = setInterval(() => aborted() !== undefined && resolve(false), 1000);
+    });
+    const booted = await Promise.race([
+      abortedAtBoot,
+      sim.until(async () => {
+        if (aborted() !== undefined) return false;
+        const up = service.hub.connectionCount() > 0 && (await reportedCount(service.url, tls.caPem)) >= channels;
+        return up ? true : undefined;
+      }, 180_000),
+    ]).finally(() => clearInterval(poll));
     if (!booted) throw new Error(aborted());
     const bootSamples = sim.xsbug.samples.length;
     await sim.runFor(windowMs);
