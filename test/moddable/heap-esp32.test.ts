@@ -7,6 +7,10 @@
 import { strict as assert } from 'node:assert';
 import { connect } from 'node:net';
 import {
+  ESP32_HEAP_BYTES,
+  ESP32_SLOT_HEAP_BYTES,
+  ESP32_SLOT_STEP_BYTES,
+  ESP32_STACK_BYTES,
   ESP32_STATIC_BYTES,
   fits,
   perChannel,
@@ -15,6 +19,7 @@ import {
   usedEsp32,
   type Sample,
 } from './heap-esp32.js';
+import { boardLayout } from './heap-run.js';
 import { XsbugLog } from './xsbug.js';
 
 const sample = (slotUsed: number, chunkUsed: number, gcs = 0): Sample => ({
@@ -50,11 +55,24 @@ describe('heap at ESP32 sizes (mcsim instruments)', () => {
   });
 
   it('holds a heap against creation.static and the SDK handshake room (10 KB chunks + 6 KB slots)', () => {
+    // manifest.json's figures: the block, the stack (640 slots at 16 B) in it, the slot heap's start.
+    assert.deepEqual([ESP32_STATIC_BYTES, ESP32_STACK_BYTES, ESP32_SLOT_HEAP_BYTES], [131_072, 10_240, 65_536]);
+    assert.equal(ESP32_HEAP_BYTES, ESP32_STATIC_BYTES - 10_240);
     const need = { slotBytes: 60_000, chunkBytes: 60_000, totalBytes: 120_000 };
-    assert.deepEqual(fits(need, need), { fits: true, spareBytes: ESP32_STATIC_BYTES - 120_000, handshakeRoom: false });
+    assert.deepEqual(fits(need, need), { fits: true, spareBytes: 832, handshakeRoom: false });
+    assert.equal(fits({ ...need, totalBytes: 125_000 }, need).fits, false, 'under 131,072 B but not beside the stack');
     const floor = { slotBytes: 50_000, chunkBytes: 50_000, totalBytes: 100_000 };
     assert.equal(fits(need, floor).handshakeRoom, true);
-    assert.equal(fits({ ...need, totalBytes: 140_000 }, floor).fits, false);
+    assert.equal(fits(need, { ...floor, totalBytes: 104_449 }).handshakeRoom, false, '16 KB above the floor, no less');
+  });
+
+  it('lays out the board block: the slot heap never below its initial size, grown in steps, chunks the rest', () => {
+    for (const slots of [0, ESP32_SLOT_HEAP_BYTES, ESP32_SLOT_HEAP_BYTES + 1, 90_000]) {
+      const layout = boardLayout(slots);
+      assert.equal(layout.slotBytes + layout.chunkBytes + ESP32_STACK_BYTES, ESP32_STATIC_BYTES);
+      assert.ok(layout.slotBytes >= Math.max(slots, ESP32_SLOT_HEAP_BYTES));
+    }
+    assert.equal(boardLayout(ESP32_SLOT_HEAP_BYTES + 1).slotBytes, ESP32_SLOT_HEAP_BYTES + ESP32_SLOT_STEP_BYTES);
   });
 
   it('splits two floors into a fixed part and a cost per channel', () => {

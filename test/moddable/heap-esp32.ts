@@ -8,14 +8,31 @@
  * count, so the chunk bytes are kept as measured: at ESP32 sizes they are at
  * most that (an upper bound), never more. Node only; no SDK needed.
  */
+import { readFileSync } from 'node:fs';
 
 /** One instrument sample as XsbugLog keeps it (names of xsDebug.c). */
 export type Sample = Record<string, number>;
 
 export const SLOT_BYTES_SIM = 32;
 export const SLOT_BYTES_ESP32 = 16;
-/** The ESP32's `creation.static` in manifest.json: chunks and slots share it. */
-export const ESP32_STATIC_BYTES = 131_072;
+/** manifest.json: the creation every platform shares and the ESP32's static block. */
+const manifest = JSON.parse(readFileSync(new URL('../../../manifest.json', import.meta.url), 'utf8')) as {
+  creation: { stack: number; heap: { initial: number; incremental: number } };
+  platforms: { esp32: { creation: { static: number } } };
+};
+
+/**
+ * The ESP32's `creation.static` (131,072 B): one block (xs/platforms/mc/xsHosts.c) holding the chunk
+ * heap (from its bottom), the stack and the slot heap (from its top). The slot heap starts at
+ * `creation.heap.initial` slots and never shrinks; when it must grow it takes the chunk heap's free
+ * space after a compacting collection. The chunk heap cannot take the slot heap's.
+ */
+export const ESP32_STATIC_BYTES = manifest.platforms.esp32.creation.static;
+/** `creation.stack` slots, taken from the same block. */
+export const ESP32_STACK_BYTES = manifest.creation.stack * SLOT_BYTES_ESP32;
+/** The slot heap the board starts with, and the step it grows by. */
+export const ESP32_SLOT_HEAP_BYTES = manifest.creation.heap.initial * SLOT_BYTES_ESP32;
+export const ESP32_SLOT_STEP_BYTES = manifest.creation.heap.incremental * SLOT_BYTES_ESP32;
 /** What the SDK asks to be free when a TLS handshake starts (documentation/network/securesocket.md). */
 export const HANDSHAKE_ROOM = { chunkBytes: 10 * 1024, slotBytes: 6 * 1024 } as const;
 
@@ -80,11 +97,17 @@ export function summarize(samples: readonly Sample[]): HeapSummary {
   };
 }
 
-/** Whether `need` fits the ESP32's static heap, and whether `floor` leaves the SDK's handshake room. */
+/** What the block leaves for slots and chunks: `creation.static` less the stack. */
+export const ESP32_HEAP_BYTES = ESP32_STATIC_BYTES - ESP32_STACK_BYTES;
+
+/**
+ * Whether `need` (slots and chunks) fits the ESP32's static block beside the stack, with what is spare,
+ * and whether `floor` leaves the SDK's handshake room above it.
+ */
 export function fits(need: Esp32Heap, floor: Esp32Heap): { fits: boolean; spareBytes: number; handshakeRoom: boolean } {
-  const spareBytes = ESP32_STATIC_BYTES - need.totalBytes;
+  const spareBytes = ESP32_HEAP_BYTES - need.totalBytes;
   const room = HANDSHAKE_ROOM.chunkBytes + HANDSHAKE_ROOM.slotBytes;
-  return { fits: spareBytes >= 0, spareBytes, handshakeRoom: ESP32_STATIC_BYTES - floor.totalBytes >= room };
+  return { fits: spareBytes >= 0, spareBytes, handshakeRoom: ESP32_HEAP_BYTES - floor.totalBytes >= room };
 }
 
 /**

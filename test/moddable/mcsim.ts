@@ -117,6 +117,11 @@ export class SimRun {
   /** `prefs`: the build's simulator preferences folder (`simPrefs`). */
   constructor(private readonly prefs: string) {}
 
+  /** How the mcsim process ended (`exit <code or signal>`; 139: a segmentation fault), or '' while it runs. */
+  get ended(): string {
+    return this.exit;
+  }
+
   /** Whether the mcsim process has ended. */
   get running(): boolean {
     return this.sim !== undefined && !this.exited;

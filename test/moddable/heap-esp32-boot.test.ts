@@ -1,0 +1,52 @@
+/**
+ * The firmware on the ESP32's heap rule (docs/moddable.md, "Heap on an ESP32"):
+ * in mcsim, heaps fixed at the board's layout of manifest.json's
+ * `creation.static` (the stack and the slot heap's initial size taken from the
+ * block, every byte left to chunks, chunks at their 64-bit size: stricter than
+ * the board), so XS aborts ("memory full") where a board would run out. The
+ * firmware must boot with no cached configuration, open both TLS sessions (the
+ * service TLS-only without resumption: the kept-alive HTTP connection's full
+ * handshake, then the hub's wss full handshake beside its open session) and run
+ * 20 s, with 8 channels (32 do not fit yet: docs/moddable.md, "Heap on an
+ * ESP32"). Skips without MODDABLE, mcsim, xvfb-run or openssl. Two runs (heaps
+ * growing, for the slots the firmware reaches; then fixed), a few minutes.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ESP32_STACK_BYTES } from './heap-esp32.js';
+import { boardLayout, heapRun, heapSkipReason } from './heap-run.js';
+
+const skip = heapSkipReason();
+
+describe('firmware heap on the ESP32 rule (mcsim, fixed heaps)', function () {
+  this.timeout(900_000);
+  let scratch = '';
+
+  before(function () {
+    if (skip !== undefined) {
+      console.log(`      skipped: ${skip}`);
+      this.skip();
+    }
+    scratch = mkdtempSync(join(tmpdir(), 'dds-heap-esp32-'));
+  });
+
+  after(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const channels = 8;
+  it(`${channels} channels boot and run with both TLS sessions open on the board's layout, no abort`, async () => {
+    // The slots the firmware reaches (heaps growing), then the same firmware on the board's layout for them.
+    const grown = await heapRun(scratch, channels, 10_000);
+    const layout = boardLayout(grown.reserved.slotBytes);
+    const run = await heapRun(scratch, channels, 20_000, { fixed: layout });
+    console.log(
+      `      ${channels} channels: slots ${layout.slotBytes} B + chunks ${layout.chunkBytes} B + stack ` +
+        `${ESP32_STACK_BYTES} B: ${run.handshakes.full} full handshakes, no abort`,
+    );
+    assert.ok(run.handshakes.full >= 2, 'both sessions opened with full handshakes');
+    assert.ok(run.samples > 0, 'the firmware was sampled through the window');
+  });
+});
