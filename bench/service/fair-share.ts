@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminToken, deviceKey, startServiceWorker } from './http.js';
 import { runFlood, type FloodFigures } from './flood.js';
+import type { ThreadFigures } from './probe.js';
 
 export async function fairShare(entry: URL): Promise<FloodFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'dds-fair-'));
@@ -23,6 +24,7 @@ export async function fairShare(entry: URL): Promise<FloodFigures> {
       reader: { key: deviceKey(0), token: `token-${deviceKey(0)}` },
       dbPath,
       rss: async () => process.memoryUsage().rss,
+      serviceProbe: { start: () => service.probeStart(), stop: () => service.probeStop() },
     });
   } finally {
     await service.stop();
@@ -39,6 +41,18 @@ export function printFairShare(f: FloodFigures): void {
     `  reader p50 ${f.flooded.p50} ms, p99 ${f.flooded.p99} ms over ${f.flooded.reads} reads (aim p99 < 10 ms); quiet ` +
       `reader p50 ${f.quiet.p50} ms, p99 ${f.quiet.p99} ms; ratio flooded/quiet p99 ${f.p99Ratio}`,
   );
+  for (const [phase, th] of [
+    ['quiet', f.quietThreads],
+    ['flooded', f.floodedThreads],
+  ] as const) {
+    const line = (name: string, x: ThreadFigures): string =>
+      `${name} loop delay p50 ${x.loopP50Ms} / p99 ${x.loopP99Ms} / max ${x.loopMaxMs} ms, ` +
+      `${x.gcCount} collections (longest ${x.gcMaxMs} ms, ${x.gcTotalMs} ms in all)`;
+    console.log(
+      `  ${phase}: ${phase === 'quiet' ? f.slowQuiet : f.slowFlooded} reads over 10 ms; ${line('reader thread', th.reader)}` +
+        (th.service === undefined ? '' : `; ${line('service thread', th.service)}`),
+    );
+  }
   console.log(
     `  growth during the flood: RSS ${f.rssGrowthMiB} MiB (quota 64 MiB), database ${f.dbGrowthMiB} MiB ` +
       `(quota ${f.dbQuotaMiB} MiB: ${f.acceptedStates} accepted states x 256 B + the property rows + the WAL to its bound)`,
