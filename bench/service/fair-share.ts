@@ -47,7 +47,8 @@ export function printFairShare(f: FloodFigures): void {
   ] as const) {
     const line = (name: string, x: ThreadFigures): string =>
       `${name} loop delay p50 ${x.loopP50Ms} / p99 ${x.loopP99Ms} / max ${x.loopMaxMs} ms, ` +
-      `${x.gcCount} collections (longest ${x.gcMaxMs} ms, ${x.gcTotalMs} ms in all)`;
+      `${x.gcCount} collections (longest ${x.gcMaxMs} ms, ${x.gcTotalMs} ms in all), ` +
+      `CPU ${x.cpuMs ?? 'n/a'} ms, waiting for a core ${x.coreWaitMs ?? 'n/a'} ms`;
     console.log(
       `  ${phase}: ${phase === 'quiet' ? f.slowQuiet : f.slowFlooded} reads over 10 ms; ${line('reader thread', th.reader)}` +
         (th.service === undefined ? '' : `; ${line('service thread', th.service)}`),

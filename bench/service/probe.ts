@@ -3,11 +3,13 @@
  * its event loop's delay (`perf_hooks.monitorEventLoopDelay`, 1 ms
  * resolution: how late a timer of this thread fires, the wait a request
  * arriving at that moment would see) and its garbage collections (the `gc`
- * performance entries: how many, the longest, their total). Started and
+ * performance entries: how many, the longest, their total), and where Linux
+ * tells, its CPU time and its wait for a core (sched.ts). Started and
  * stopped around the flood, in the thread measured: the service's worker
  * answers `probe-start` / `probe-stop` with these figures.
  */
 import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { threadSched, type Sched } from './sched.js';
 
 export interface ThreadFigures {
   /** Event-loop delay, ms: median, 99th percentile, largest. */
@@ -18,6 +20,9 @@ export interface ThreadFigures {
   gcCount: number;
   gcMaxMs: number;
   gcTotalMs: number;
+  /** Where Linux tells (sched.ts): ms this thread ran on a CPU, and ms it was runnable but waited for one. */
+  cpuMs: number | undefined;
+  coreWaitMs: number | undefined;
 }
 
 const ms = (ns: number): number => Number((ns / 1e6).toFixed(2));
@@ -26,10 +31,12 @@ export class ThreadProbe {
   private histogram: IntervalHistogram | undefined;
   private observer: PerformanceObserver | undefined;
   private gc = { count: 0, maxMs: 0, totalMs: 0 };
+  private sched: Sched | undefined;
 
   start(): void {
     this.stop();
     this.gc = { count: 0, maxMs: 0, totalMs: 0 };
+    this.sched = threadSched();
     this.histogram = monitorEventLoopDelay({ resolution: 1 });
     this.histogram.enable();
     this.observer = new PerformanceObserver((list) => {
@@ -45,6 +52,8 @@ export class ThreadProbe {
   /** Stops probing; the figures since `start` (zeros if it never started). */
   stop(): ThreadFigures {
     const h = this.histogram;
+    const before = this.sched;
+    const after = threadSched();
     h?.disable();
     this.observer?.disconnect();
     this.histogram = undefined;
@@ -56,6 +65,8 @@ export class ThreadProbe {
       gcCount: this.gc.count,
       gcMaxMs: Number(this.gc.maxMs.toFixed(2)),
       gcTotalMs: Number(this.gc.totalMs.toFixed(2)),
+      cpuMs: before === undefined || after === undefined ? undefined : ms(after.cpuNs - before.cpuNs),
+      coreWaitMs: before === undefined || after === undefined ? undefined : ms(after.waitNs - before.waitNs),
     };
   }
 }
