@@ -49,8 +49,12 @@ export function printFairShare(f: FloodFigures): void {
       `${name} loop delay p50 ${x.loopP50Ms} / p99 ${x.loopP99Ms} / max ${x.loopMaxMs} ms, ` +
       `${x.gcCount} collections (longest ${x.gcMaxMs} ms, ${x.gcTotalMs} ms in all), ` +
       `CPU ${x.cpuMs ?? 'n/a'} ms, waiting for a core ${x.coreWaitMs ?? 'n/a'} ms`;
+    const reads = phase === 'quiet' ? f.quiet.reads : f.flooded.reads;
+    const perRead =
+      th.reader.coreWaitMs === undefined ? '' : ` (${(th.reader.coreWaitMs / reads).toFixed(2)} ms a read)`;
     console.log(
       `  ${phase}: ${phase === 'quiet' ? f.slowQuiet : f.slowFlooded} reads over 10 ms; ${line('reader thread', th.reader)}` +
+        perRead +
         (th.service === undefined ? '' : `; ${line('service thread', th.service)}`),
     );
   }
@@ -71,5 +75,23 @@ export function fairShareFigures(f: FloodFigures): Record<string, number> {
     fairShareRssGrowthMiB: f.rssGrowthMiB,
     fairShareDbGrowthMiB: f.dbGrowthMiB,
     fairShareDbQuotaMiB: f.dbQuotaMiB,
+    fairShareQuietReaderP50Ms: f.quiet.p50,
+    fairShareFloodedReaderP50Ms: f.flooded.p50,
+    fairShareFloodedSlowReads: f.slowFlooded,
+    fairShareFloodedReads: f.flooded.reads,
+    ...threadFigures('ServiceThread', f.floodedThreads.service),
+    ...threadFigures('ReaderThread', f.floodedThreads.reader),
   };
+}
+
+/** The flooded phase's figures of one thread, named `fairShareFlooded<name>...`. */
+function threadFigures(name: string, x: ThreadFigures | undefined): Record<string, number> {
+  if (x === undefined) return {};
+  const out: Record<string, number> = {
+    [`fairShareFlooded${name}LoopDelayP99Ms`]: x.loopP99Ms,
+    [`fairShareFlooded${name}GcMaxMs`]: x.gcMaxMs,
+  };
+  if (x.cpuMs !== undefined) out[`fairShareFlooded${name}CpuMs`] = x.cpuMs;
+  if (x.coreWaitMs !== undefined) out[`fairShareFlooded${name}CoreWaitMs`] = x.coreWaitMs;
+  return out;
 }
