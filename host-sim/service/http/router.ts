@@ -149,8 +149,7 @@ export class Router {
           : bodyParams(request.body);
         const principal = request.principal as Principal;
         if (spec.writes === true) {
-          const turn = this.turns.turn(principal.token);
-          if (turn !== undefined) await turn;
+          await this.turns.turn(principal.token);
           const paused = this.whenWritable();
           if (paused !== undefined) await paused;
         }
