@@ -41,6 +41,10 @@ export function printFairShare(f: FloodFigures): void {
     `  reader p50 ${f.flooded.p50} ms, p99 ${f.flooded.p99} ms over ${f.flooded.reads} reads (aim p99 < 10 ms); quiet ` +
       `reader p50 ${f.quiet.p50} ms, p99 ${f.quiet.p99} ms; ratio flooded/quiet p99 ${f.p99Ratio}`,
   );
+  console.log(
+    `  flooded reads beside an accepted write of the flooder: ${f.besideWrite.reads}, p50 ${f.besideWrite.p50} ms, ` +
+      `p99 ${f.besideWrite.p99} ms; the others: ${f.apart.reads}, p50 ${f.apart.p50} ms, p99 ${f.apart.p99} ms`,
+  );
   for (const [phase, th] of [
     ['quiet', f.quietThreads],
     ['flooded', f.floodedThreads],
@@ -78,6 +82,9 @@ export function fairShareFigures(f: FloodFigures): Record<string, number> {
     fairShareQuietReaderP50Ms: f.quiet.p50,
     fairShareFloodedReaderP50Ms: f.flooded.p50,
     fairShareFloodedSlowReads: f.slowFlooded,
+    fairShareReadsBesideWrite: f.besideWrite.reads,
+    fairShareReadsBesideWriteP99Ms: f.besideWrite.p99,
+    fairShareReadsApartP99Ms: f.apart.p99,
     fairShareFloodedReads: f.flooded.reads,
     ...threadFigures('ServiceThread', f.floodedThreads.service),
     ...threadFigures('ReaderThread', f.floodedThreads.reader),

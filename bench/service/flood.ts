@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { defaultLimits } from '../../host-sim/service/limits.js';
 import { defaultCheckpointerOptions } from '../../host-sim/service/store/checkpointer.js';
-import { call, startFlooder } from './flooder.js';
+import { call, sharedNow, startFlooder, type Span } from './flooder.js';
 import { ThreadProbe, type ThreadFigures } from './probe.js';
 import { latency, type Latency } from './write.js';
 
@@ -43,6 +43,12 @@ export interface FloodFigures {
   /** Reads over 10 ms, quiet and flooded. */
   slowQuiet: number;
   slowFlooded: number;
+  /**
+   * The flooded reads that overlapped an accepted write of the flooder (sent before the read ended,
+   * answered after it began), and the others.
+   */
+  besideWrite: Latency & { reads: number };
+  apart: Latency & { reads: number };
   quietThreads: PhaseThreads;
   floodedThreads: PhaseThreads;
   p99Ratio: number;
@@ -82,19 +88,26 @@ function dbBytes(path: string | undefined): number {
   return n;
 }
 
-/** Reads the reader's newest states every `everyMs` for `durationMs`; the latencies. */
-async function readLoop(t: FloodTarget, agent: Agent, durationMs: number, everyMs: number): Promise<number[]> {
+/** Reads the reader's newest states every `everyMs` for `durationMs`; each read's span. */
+async function readLoop(t: FloodTarget, agent: Agent, durationMs: number, everyMs: number): Promise<Span[]> {
   const path = `/api/v1/states/read/last?device=${encodeURIComponent(t.reader.key)}`;
-  const times: number[] = [];
+  const spans: Span[] = [];
   const end = performance.now() + durationMs;
   while (performance.now() < end) {
+    const startMs = sharedNow();
     const r = await call(agent, t.url + path, 'GET', t.reader.token);
     if (r.status !== 200) throw new Error(`reader answered ${r.status}`);
-    times.push(r.ms);
+    spans.push([startMs, sharedNow(), r.status]);
     await sleep(everyMs);
   }
-  return times;
+  return spans;
 }
+
+const ms = (spans: readonly Span[]): number[] => spans.map(([start, end]) => end - start);
+const withReads = (spans: readonly Span[]): Latency & { reads: number } => ({
+  ...latency(spans.length === 0 ? [0] : ms(spans)),
+  reads: spans.length,
+});
 
 export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 20): Promise<FloodFigures> {
   const readerAgent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -134,13 +147,17 @@ export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 
     });
     const rssGrowth = (await t.rss()) - rssBefore;
     const dbGrowth = dbBytes(t.dbPath) - dbBefore;
-    const q = latency(quiet);
-    const f = latency(flooded);
+    const q = latency(ms(quiet));
+    const f = latency(ms(flooded));
+    const writes = counts.spans.filter(([, , status]) => status === 200);
+    const besideWrite = flooded.filter(([start, end]) => writes.some(([ws, we]) => ws < end && we > start));
     return {
       quiet: { ...q, reads: quiet.length },
       flooded: { ...f, reads: flooded.length },
-      slowQuiet: quiet.filter((ms) => ms > 10).length,
-      slowFlooded: flooded.filter((ms) => ms > 10).length,
+      slowQuiet: ms(quiet).filter((x) => x > 10).length,
+      slowFlooded: ms(flooded).filter((x) => x > 10).length,
+      besideWrite: withReads(besideWrite),
+      apart: withReads(flooded.filter((read) => !besideWrite.includes(read))),
       quietThreads,
       floodedThreads,
       p99Ratio: Number((f.p99 / q.p99).toFixed(2)),

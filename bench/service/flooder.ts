@@ -21,7 +21,15 @@ export interface FlooderSetup {
   lanes: number;
 }
 
+/** A request on the time line every thread shares (`performance.timeOrigin` + `now()`, ms): start, end, status. */
+export type Span = [startMs: number, endMs: number, status: number];
+
+/** `performance.now()` on the time line every thread shares. */
+export const sharedNow = (): number => performance.timeOrigin + performance.now();
+
 export interface FlooderCounts {
+  /** Every request of the flood (the reader's slow reads are matched against the accepted writes). */
+  spans: Span[];
   ok: number;
   limited: number;
   other: number;
@@ -55,7 +63,7 @@ export function call(
 /** The flood itself, until `stopped()`; its answers by status. */
 async function flood(s: FlooderSetup, stopped: () => boolean): Promise<FlooderCounts> {
   const agent = new Agent({ keepAlive: true, maxSockets: s.lanes });
-  const counts: FlooderCounts = { ok: 0, limited: 0, other: 0, states: 0 };
+  const counts: FlooderCounts = { spans: [], ok: 0, limited: 0, other: 0, states: 0 };
   let n = 0;
   const lane = async (): Promise<void> => {
     while (!stopped()) {
@@ -75,7 +83,9 @@ async function flood(s: FlooderSetup, stopped: () => boolean): Promise<FlooderCo
               },
               100,
             ];
+      const startMs = sharedNow();
       const r = await call(agent, s.url + path, 'POST', s.token, JSON.stringify(body));
+      counts.spans.push([startMs, sharedNow(), r.status]);
       if (r.status === 200) {
         counts.ok++;
         counts.states += states;

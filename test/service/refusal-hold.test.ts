@@ -26,7 +26,7 @@ describe('service fair share: a token that ignores Retry-After', () => {
     t = undefined;
   });
 
-  it('answers refusalsBeforeHold refusals at once after the first, holds the next until its Retry-After ends', async () => {
+  it('answers refusalsBeforeHold refusals at once after the first, holds the next until Retry-After ends', async () => {
     // 0.5 requests/s: Retry-After is 2 s, and the bucket stays empty for the whole window.
     t = await startTestService({ ...quietHub, limits: { ratePerSecond: 0.5, burst: 1, refusalsBeforeHold: 3 } });
     const get = async (): Promise<{ status: number; retryAfter: string | null; ms: number }> => {
