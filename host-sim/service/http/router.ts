@@ -3,9 +3,10 @@
  * finds the route's declaration (routes.ts), registers it with its query or
  * body schema (validated before the handler runs) and its 200 schema
  * (serialised by fast-json-stringify), and authenticates the bearer token and
- * takes one request of its budget (budget.ts, 429 beyond; held first for a token that keeps ignoring
- * Retry-After) before the body is read. A route that writes
- * waits for its turn (write-turns.ts) and while storage pauses writes. Handlers return the JSON value to answer with.
+ * takes one request of its budget (budget.ts, 429 beyond; held first for a
+ * token that keeps ignoring Retry-After) before the body is read. A route that
+ * writes waits for its turn, in a later turn of the event loop (write-turns.ts),
+ * and while storage pauses writes. Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
