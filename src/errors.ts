@@ -124,3 +124,13 @@ export function toAgentError(e: unknown): AgentError {
 export function logFailure(logger: Logger, level: LogLevel, message: string, e: unknown, fields?: LogFields): void {
   logger.log(level, message, { ...fields, reason: toAgentError(e).message });
 }
+
+/** `logger.log('warn', …)`, shorter at each of the many call sites the firmware links. */
+export function warn(logger: Logger, message: string, fields?: LogFields): void {
+  logger.log('warn', message, fields);
+}
+
+/** `logger.log('info', …)`, shorter at each of the many call sites the firmware links. */
+export function info(logger: Logger, message: string, fields?: LogFields): void {
+  logger.log('info', message, fields);
+}

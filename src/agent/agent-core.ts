@@ -13,7 +13,7 @@
  * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
 import { obj, str } from '../reader.js';
-import { logFailure } from '../errors.js';
+import { logFailure, warn } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
 import { Outbox } from '../report/outbox.js';
@@ -131,7 +131,7 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
     const { records, skipped } = parseDesiredRecords(
       await this.client.ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]),
     );
-    if (skipped > 0) this.#logger.log('warn', 'desired: records skipped', { skipped });
+    if (skipped > 0) warn(this.#logger, 'desired: records skipped', { skipped });
     for (const record of records) await this.applyDesired(record);
   }
 }

@@ -11,7 +11,7 @@
 import type { ChannelDriver, ChannelDriverProvider, Location, Sample } from '../agent/driver.js';
 import type { Channel } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { AgentError } from '../errors.js';
+import { AgentError, info } from '../errors.js';
 import type { Clock, Logger, Serial, SerialOptions, SerialPort } from '../ports.js';
 import { FixTracker } from './fix-tracker.js';
 import { NmeaParser, type NmeaTally } from './nmea-parser.js';
@@ -63,7 +63,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
         const ok = tracker.locate(channel.timeoutMs, location);
         if (ok !== lastOk) {
           lastOk = ok;
-          logger.log('info', `gnss ${channel.key}: ${ok ? 'fix' : 'no fix'}`);
+          info(logger, `gnss ${channel.key}: ${ok ? 'fix' : 'no fix'}`);
         }
         return ok ? fix : TIMED_OUT;
       },
@@ -88,7 +88,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     } catch (e) {
       throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
     }
-    logger.log('info', `gnss ${port.port}: open`, { baudRate: port.baudRate });
+    info(logger, `gnss ${port.port}: open`, { baudRate: port.baudRate });
   }
 }
 

@@ -15,6 +15,7 @@ import type { AgentCounters } from '../agent/counters.js';
 import { isObject } from '../reader.js';
 import type { Logger } from '../ports.js';
 import type { OutboxBatch } from './outbox-options.js';
+import { warn } from '../errors.js';
 
 /** The agent's channels, as the split needs them (ChannelSet). */
 export interface KnownChannels {
@@ -49,7 +50,7 @@ export function splitGone(
   if (gone.size === 0) return undefined;
   for (const [key, records] of gone) {
     counters.rejected += records;
-    logger.log('warn', 'sender: channel gone, dropped', { key, records });
+    warn(logger, 'sender: channel gone, dropped', { key, records });
   }
   return kept;
 }

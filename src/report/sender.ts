@@ -18,7 +18,7 @@
  * agent calls it on any successful request).
  */
 import type { AgentCounters } from '../agent/counters.js';
-import { logFailure, toAgentError, waitAfter, type AgentError } from '../errors.js';
+import { type AgentError, info, logFailure, toAgentError, waitAfter, warn } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -193,7 +193,7 @@ export class Sender {
     this.#counters.requests++;
     this.#attempt = 0;
     this.online = true;
-    if (this.#authFailed) this.#logger.log('info', 'sender: token accepted');
+    if (this.#authFailed) info(this.#logger, 'sender: token accepted');
     this.#authFailed = false;
     this.#outbox.deliveryOk();
   }
@@ -216,7 +216,7 @@ export class Sender {
     }
     // At least the Retry-After of a 429 or 503 (decisions 10); the batch stays queued.
     const delayMs = waitAfter(error, this.#backoff());
-    if (this.#attempt === 1) this.#logger.log('warn', 'sender: delivery failed', { code: error.code, delayMs });
+    if (this.#attempt === 1) warn(this.#logger, 'sender: delivery failed', { code: error.code, delayMs });
     this.#wait(delayMs);
   }
 

@@ -21,7 +21,7 @@
  * error line when the server closed for good, info after `stop()`).
  */
 import { opt, readObject, str } from '../reader.js';
-import { AgentError, logFailure, toAgentError, waitAfter } from '../errors.js';
+import { AgentError, info, logFailure, toAgentError, waitAfter } from '../errors.js';
 import type { TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
@@ -100,7 +100,7 @@ export class HubClient {
     const logger = this.#o.logger;
     if (state === 'connected') {
       this.#down = undefined;
-      logger.log('info', 'hub: connected');
+      info(logger, 'hub: connected');
     } else if (error && (state === 'stopped' || code !== this.#down)) {
       this.#down = code;
       const level = code === 'closed' ? 'info' : state === 'stopped' || code === 'auth' ? 'error' : 'warn';

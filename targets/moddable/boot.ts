@@ -17,7 +17,7 @@ import Preference from 'preference';
 import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
-import { logFailure, toAgentError } from '../../src/errors.js';
+import { info, logFailure, toAgentError } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
@@ -94,7 +94,7 @@ export function run(
   }
   const http = updates?.http ?? moddableHttp(clock, 30_000, secure);
   logger.addSecret(token);
-  logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
+  info(logger, 'agent booting', { service: baseUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
   if (board.sntp !== undefined && Date.now() < EarliestValidUnixMs) syncTime(board.sntp, clock, logger);
   // Custom channels take desired values only: this firmware has no application code to publish them.
