@@ -80,7 +80,7 @@ export class Trial {
 
   /** Ends the trial undecided (the host stops this run): no rollback, no confirm; the next start decides. */
   stop(): void {
-    if (this.#timer !== undefined) this.clock.clearTimer(this.#timer);
+    this.clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
 
