@@ -8,7 +8,13 @@
  * (decisions.md sections 1 and 4; docs/gnss.md). The agent expands the Location into
  * the `<key>.<field>.reported` states and the Location measurement.
  */
-import type { ChannelDriver, ChannelDriverProvider, Location, Sample } from '../agent/driver.js';
+import {
+  errorSample,
+  type ChannelDriver,
+  type ChannelDriverProvider,
+  type Location,
+  type Sample,
+} from '../agent/driver.js';
 import type { Channel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError, info } from '../errors.js';
@@ -92,4 +98,4 @@ export class GnssLocationProvider implements ChannelDriverProvider {
   }
 }
 
-const TIMED_OUT: Sample = { ok: false, errno: Errno.ETIMEDOUT };
+const TIMED_OUT = errorSample(Errno.ETIMEDOUT);
