@@ -58,11 +58,11 @@ export class AgentError extends Error {
    * `name` throws "set name: not writable" (test/xs/harness.ts models this).
    */
   override readonly name = 'AgentError';
-  readonly code: ErrorCode;
-  readonly status: number | undefined;
-  readonly errno: number | undefined;
+  declare readonly code: ErrorCode;
+  declare readonly status: number | undefined;
+  declare readonly errno: number | undefined;
   /** The least wait before the next request, from a 429 or 503 `Retry-After` (decisions 10), ms. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** Set by Error itself (ES2022) when the options carry one. */
   declare readonly cause: unknown;
 

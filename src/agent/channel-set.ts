@@ -38,7 +38,7 @@ import type { WallTime } from '../time/wall-time.js';
 import { LocationFields } from '../wire.js';
 import { ChannelSlot, type SampleSink, type SlotContext } from './channel-slot.js';
 import type { AgentCoreOptions } from './agent-options.js';
-import type { AgentCounters } from './counters.js';
+import type { CoreCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
 import { errorSample, type ChannelDriverProvider, type Sample } from './driver.js';
 
@@ -71,7 +71,7 @@ export class ChannelSet {
   readonly #scheduler: Scheduler;
   readonly #reporter: Reporter;
   readonly #wallTime: WallTime;
-  readonly #counters: AgentCounters;
+  readonly #counters: CoreCounters;
   readonly #slotContext: SlotContext;
 
   constructor(
@@ -80,7 +80,7 @@ export class ChannelSet {
     sink: SampleSink,
     reporter: Reporter,
     wallTime: WallTime,
-    counters: AgentCounters,
+    counters: CoreCounters,
   ) {
     this.#c = options;
     this.#scheduler = scheduler;

@@ -41,7 +41,7 @@ export interface GnssLocationProviderOptions {
 /** Serves `location` channels from one GNSS receiver. */
 export class GnssLocationProvider implements ChannelDriverProvider {
   readonly types = ['location'] as const;
-  readonly tracker: FixTracker;
+  declare readonly tracker: FixTracker;
   readonly #parser: NmeaParser;
   #port: SerialPort | undefined;
   readonly #options: GnssLocationProviderOptions;

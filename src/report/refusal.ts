@@ -11,7 +11,7 @@
  * configuration and is not one now (application metrics are not channels, so
  * an unknown metric alone proves nothing).
  */
-import type { AgentCounters } from '../agent/counters.js';
+import type { CoreCounters } from '../agent/counters.js';
 import { isObject } from '../reader.js';
 import type { Logger } from '../ports.js';
 import type { OutboxBatch } from './outbox-options.js';
@@ -32,7 +32,7 @@ export interface KnownChannels {
 export function splitGone(
   batch: OutboxBatch,
   channels: KnownChannels,
-  counters: AgentCounters,
+  counters: CoreCounters,
   logger: Logger,
 ): string[] | undefined {
   const state = batch.lane === 's';

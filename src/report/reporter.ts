@@ -7,7 +7,7 @@
  * (before 2020) they are held with their monotonic time, bounded (oldest
  * dropped, counted), and stamped once the time is known.
  */
-import type { AgentCounters } from '../agent/counters.js';
+import type { CoreCounters } from '../agent/counters.js';
 import type { Location, Sample } from '../agent/driver.js';
 import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
@@ -28,13 +28,13 @@ export class Reporter {
   #waiting = false;
   readonly #wallTime: WallTime;
   readonly #batcher: Batcher;
-  readonly #counters: AgentCounters;
+  readonly #counters: CoreCounters;
   readonly #maxHeld: number;
   /** Held records dropped because the held buffer was full (oldest first). */
   droppedHeld = 0;
 
   /** `maxHeld`: records held while the wall time is unknown (default 2000). */
-  constructor(wallTime: WallTime, batcher: Batcher, counters: AgentCounters, maxHeld = 2000) {
+  constructor(wallTime: WallTime, batcher: Batcher, counters: CoreCounters, maxHeld = 2000) {
     this.#wallTime = wallTime;
     this.#batcher = batcher;
     this.#counters = counters;

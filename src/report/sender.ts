@@ -17,7 +17,7 @@
  * `retryNow` cuts a back-off short when the service is known to be back (the
  * agent calls it on any successful request).
  */
-import type { AgentCounters } from '../agent/counters.js';
+import type { CoreCounters } from '../agent/counters.js';
 import { type AgentError, info, logFailure, toAgentError, waitAfter, warn } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
@@ -60,12 +60,12 @@ export class Sender {
   readonly #outbox: Outbox;
   readonly #policy: RetryPolicy;
   readonly #logger: Logger;
-  readonly #counters: AgentCounters;
+  readonly #counters: CoreCounters;
   readonly #authRetryMs: number;
   /** Whether the last request reached the service. */
   online = false;
   /** Splits refused batches (400, 422) before anything is dropped; without it, they are isolated at once. */
-  refusals: Refusals | undefined;
+  declare refusals: Refusals | undefined;
 
   constructor(
     clock: Clock,
@@ -73,7 +73,7 @@ export class Sender {
     outbox: Outbox,
     policy: RetryPolicy,
     logger: Logger,
-    counters: AgentCounters,
+    counters: CoreCounters,
     /** Wait after a 401/403 before trying again, ms. */
     authRetryMs = 300000,
   ) {
