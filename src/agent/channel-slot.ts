@@ -82,9 +82,9 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
   /** reported = raw x gain + offset (decisions 2); 1 and 0 for the types that are not scaled. */
   readonly #gain: number;
   readonly #offset: number;
-  /** Set by the scheduler. */
-  intervalMs = 0;
-  dueMs = 0;
+  /** Set by the scheduler when it adds the slot (Scheduler.add), before any scan. */
+  declare intervalMs: number;
+  declare dueMs: number;
   /** The scan time of the pending async sample; IDLE, or CLOSED. */
   #pendingSinceMs = IDLE;
 
