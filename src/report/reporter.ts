@@ -72,9 +72,10 @@ export class Reporter {
   #report(lane: Lane, name: string, ok: boolean, value: unknown, monotonicMs: number, prompt: boolean): void {
     this.#counters.reported++;
     const unixMs = this.#wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.#hold({ lane, head: encodeRecord(lane, name, ok, value), monotonicMs });
+    const head = encodeRecord(lane, name, ok, value);
+    if (unixMs === undefined) return this.#hold({ lane, head, monotonicMs });
     if (this.#held.length > 0) this.#release();
-    this.#batcher.add(lane, encodeRecord(lane, name, ok, value, stampTail(unixMs)), prompt);
+    this.#batcher.add(lane, head + stampTail(unixMs), prompt);
   }
 
   #hold(record: HeldRecord): void {
