@@ -27,7 +27,7 @@ export function moddableSerial(
         (options.parity ?? 'none') !== 'none' ||
         (options.stopBits ?? 'one') !== 'one'
       ) {
-        throw new AgentError('unsupported', `serial ${options.port}: only 8N1 framing is available on this target`);
+        throw new AgentError('unsupported', `serial ${options.port}: 8N1 framing only on this target`);
       }
       const name = `serial port ${options.port}`;
       const pins = pinsByPort[String(options.port)];
