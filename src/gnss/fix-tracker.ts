@@ -65,7 +65,9 @@ const GN = 0x474e;
 /** Fewer satellites used than this make no fix (a 2D fix needs three). */
 const MIN_SATS = 3;
 /** Characters of the status and mode fields. */
-const [A, D, N] = [0x41, 0x44, 0x4e];
+const A = 0x41;
+const D = 0x44;
+const N = 0x4e;
 
 export interface FixTrackerOptions {
   clock: Clock;
