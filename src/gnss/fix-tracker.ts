@@ -90,11 +90,12 @@ export class FixTracker {
 
   /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD). */
   readonly #flags = new Int8Array(5);
-  /** BAD when the epoch's satellites used are known and fewer than MIN_SATS; never GOOD. */
-  #satsFlag = UNKNOWN;
+  // The epoch's own state, set by #newEpoch (the constructor's too).
+  /** True when the epoch's satellites used are known and fewer than MIN_SATS. */
+  #fewSats!: boolean;
   /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
-  #primaryPosition = false;
-  #stale = false;
+  #primaryPosition!: boolean;
+  #stale!: boolean;
   /** The talkers seen (two letters as one number), then per talker: its last UTC time per timed kind and its satellites this epoch. */
   readonly #talkers = new Uint16Array(TALKERS);
   readonly #lastTimes = new Float64Array(TALKERS * 4).fill(NaN);
@@ -112,7 +113,7 @@ export class FixTracker {
     if (this.#stale || this.lat !== this.lat) return false;
     const flags = this.#flags;
     // Every indicator agrees, one says "fix"; fewer than 3 satellites are no fix unless a GSA says 2D/3D.
-    return !flags.includes(BAD) && flags.includes(GOOD) && (this.#satsFlag !== BAD || flags[GSA] === GOOD);
+    return !flags.includes(BAD) && flags.includes(GOOD) && (!this.#fewSats || flags[GSA] === GOOD);
   }
 
   /**
@@ -196,7 +197,7 @@ export class FixTracker {
       for (let i = 0; i < TALKERS; i++) if (per[i] === per[i]) sum += per[i]!;
     }
     this.sats = sum;
-    this.#satsFlag = sum < MIN_SATS ? BAD : UNKNOWN;
+    this.#fewSats = sum < MIN_SATS;
   }
 
   /** The slot of a talker, given one on its first sentence. */
@@ -233,7 +234,7 @@ export class FixTracker {
     this.#stale = false;
     this.#epochSats.fill(NaN);
     this.#flags.fill(UNKNOWN);
-    this.#satsFlag = UNKNOWN;
+    this.#fewSats = false;
     this.#primaryPosition = false;
   }
 }
