@@ -190,9 +190,8 @@ export class FixTracker {
     if (sats !== sats) return;
     const per = this.#epochSats;
     per[this.#slot(talker)] = sats;
-    const gn = per[this.#talkers.indexOf(GN)] ?? NaN;
-    let sum = gn;
-    if (gn !== gn) {
+    let sum = per[this.#talkers.indexOf(GN)] ?? NaN;
+    if (sum !== sum) {
       sum = 0;
       for (let i = 0; i < TALKERS; i++) if (per[i] === per[i]) sum += per[i]!;
     }
