@@ -109,12 +109,22 @@ export class ConfigFollower {
 
   async #load(): Promise<void> {
     const c = this.#c;
-    const body = await c.client.ofDevice(Paths.channelsList);
+    // The body goes straight to #take: an async function keeps every local of its frame until it returns, and
+    // the body, its parse and its text (the boot's largest objects) must not live on through `loaded()`.
+    if (!this.#take(await c.client.ofDevice(Paths.channelsList))) return;
+    const periodMs = c.configRefreshMs ?? 300000;
+    if (periodMs > 0) this.#arm(Math.floor(periodMs * (0.75 + 0.25 * (c.random ?? Math.random)())), 'refresh');
+    await c.loaded();
+  }
+
+  /** Applies a `channels/list` body read (a changed one is cached first); false when stopped meanwhile. */
+  #take(body: unknown): boolean {
+    const c = this.#c;
     const config = parseChannelList(body);
     const text = JSON.stringify(body);
     this.#failures = 0;
     this.#refused = false;
-    if (!this.#running) return;
+    if (!this.#running) return false;
     if (hashText(text) !== this.#hash) {
       try {
         c.store.set(storeKey, text);
@@ -123,9 +133,7 @@ export class ConfigFollower {
       }
       this.#use(text, config);
     }
-    const periodMs = c.configRefreshMs ?? 300000;
-    if (periodMs > 0) this.#arm(Math.floor(periodMs * (0.75 + 0.25 * (c.random ?? Math.random)())), 'refresh');
-    await c.loaded();
+    return true;
   }
 
   #use(text: string, config: ChannelConfig): void {
