@@ -111,6 +111,13 @@ function printRead(label: string, r: { service: ReadSide; raw: ReadSide }): void
   );
 }
 
+/** `--fair-share`: case 5 alone (what issue 28 asks for, in about 15 s). */
+async function fairShareOnly(): Promise<void> {
+  const fair = await fairShare(new URL(import.meta.url));
+  printFairShare(fair);
+  console.log(JSON.stringify(fairShareFigures(fair)));
+}
+
 async function main(): Promise<void> {
   const service = await startServiceWorker(new URL(import.meta.url), unbudgeted);
   const url = service.url;
@@ -246,5 +253,14 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMainThread) await main();
-else await serveInWorker();
+const usage = 'usage: npm run bench:service [-- --fair-share]  (--fair-share: case 5 alone)';
+if (!isMainThread) await serveInWorker();
+else if (process.argv.includes('--help')) console.log(usage);
+else {
+  const unknown = process.argv.slice(2).filter((a) => a !== '--fair-share');
+  if (unknown.length > 0) {
+    console.error(`bench:service: unexpected argument ${JSON.stringify(unknown[0])}\n${usage}`);
+    process.exit(2);
+  }
+  await (process.argv.includes('--fair-share') ? fairShareOnly() : main());
+}

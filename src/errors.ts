@@ -58,11 +58,11 @@ export class AgentError extends Error {
    * `name` throws "set name: not writable" (test/xs/harness.ts models this).
    */
   override readonly name = 'AgentError';
-  readonly code: ErrorCode;
-  readonly status: number | undefined;
-  readonly errno: number | undefined;
+  declare readonly code: ErrorCode;
+  declare readonly status: number | undefined;
+  declare readonly errno: number | undefined;
   /** The least wait before the next request, from a 429 or 503 `Retry-After` (decisions 10), ms. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** Set by Error itself (ES2022) when the options carry one. */
   declare readonly cause: unknown;
 
@@ -123,4 +123,14 @@ export function toAgentError(e: unknown): AgentError {
 /** Logs an expected failure: `message` at `level`, with `fields` and the reason `e` gives. */
 export function logFailure(logger: Logger, level: LogLevel, message: string, e: unknown, fields?: LogFields): void {
   logger.log(level, message, { ...fields, reason: toAgentError(e).message });
+}
+
+/** `logger.log('warn', …)`, shorter at each of the many call sites the firmware links. */
+export function warn(logger: Logger, message: string, fields?: LogFields): void {
+  logger.log('warn', message, fields);
+}
+
+/** `logger.log('info', …)`, shorter at each of the many call sites the firmware links. */
+export function info(logger: Logger, message: string, fields?: LogFields): void {
+  logger.log('info', message, fields);
 }

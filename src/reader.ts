@@ -94,6 +94,9 @@ export function opt<T>(rule: Rule<T>, fallback?: T): Rule<T | undefined> {
   return (v, at) => (v == null ? fallback : rule(v, at));
 }
 
+/** A string, or absent. */
+export const optStr = opt(str);
+
 /** An array whose entries each pass `rule` (paths `at[i]`). */
 export function list<T>(rule: Rule<T>): Rule<T[]> {
   return (v, at) => arr(v, at).map((e, i) => rule(e, `${at}[${i}]`));

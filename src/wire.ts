@@ -4,7 +4,7 @@
  * one edit"): the channel and bus records as tables of rules, the enumerations,
  * paths, hub names and constants.
  */
-import { bool, check, int, list, nonEmpty, num, oneOf, opt, positive, str, union } from './reader.js';
+import { bool, check, int, list, nonEmpty, num, oneOf, opt, optStr, positive, str, union } from './reader.js';
 
 /** The enumerations of the specification, as `as const` tables. */
 /** `aggregatedLast` takes the first four of the `aggregated` functions. */
@@ -70,11 +70,11 @@ export const ChannelCommon = {
   uid: str,
   key: nonEmpty,
   name: opt(str, ''),
-  group: opt(str),
+  group: optStr,
   aggregated: opt(oneOf(Aggregates)),
   aggregatedLast: opt(oneOf(LastAggregates)),
   order: opt(num()),
-  unit: opt(str),
+  unit: optStr,
   scaleGain: opt(
     check<number>('number other than 0', (v) => Number.isFinite(v) && v !== 0),
     1,

@@ -163,10 +163,10 @@ export function measureSplit(samples: number): { decodeNs: number; encodeNs: num
     }),
     encodeNs: time((n, i) => {
       const value = ((600 + ((n + i) % 50)) * 0.1 - 40) as number;
-      sink += encodeRecord('s', names[i]!, true, value, stampTail(t0 + n * 100)).length;
+      sink += (encodeRecord('s', names[i]!, true, value) + stampTail(t0 + n * 100)).length;
     }),
     byteCountNs: time((n, i) => {
-      sink += byteLength(encodeRecord('s', names[i]!, true, (n + i) % 50, stampTail(t0 + n * 100)));
+      sink += byteLength(encodeRecord('s', names[i]!, true, (n + i) % 50) + stampTail(t0 + n * 100));
     }),
   });
   stages(); // warm-up

@@ -108,7 +108,7 @@ export function flashRun(kind: 'ring' | 'write-through', mode: 'online' | 'offli
   const wall = Date.UTC(2026, 0, 1);
   for (let s = 0; s < seconds; s++) {
     for (let c = 0; c < 8; c++)
-      batcher.add('s', encodeRecord('s', `ch${c}`, true, 20 + ((s * 7 + c) % 50) / 10, stampTail(wall + s * 1000)));
+      batcher.add('s', encodeRecord('s', `ch${c}`, true, 20 + ((s * 7 + c) % 50) / 10) + stampTail(wall + s * 1000));
     if (!online && s % 30 === 0) queue.deliveryFailed();
     clock.advance(1000);
   }

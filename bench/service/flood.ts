@@ -9,9 +9,11 @@
  * the flooder's 200s and 429s, and the growth of RSS and of the database files.
  */
 import { statSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { defaultLimits } from '../../host-sim/service/limits.js';
 import { defaultCheckpointerOptions } from '../../host-sim/service/store/checkpointer.js';
+import { call, sharedNow, startFlooder, type Span } from './flooder.js';
+import { ThreadProbe, type ThreadFigures } from './probe.js';
 import { latency, type Latency } from './write.js';
 
 export interface FloodTarget {
@@ -25,11 +27,30 @@ export interface FloodTarget {
   dbPath: string | undefined;
   /** RSS of the process that runs the service, bytes. */
   rss(): Promise<number>;
+  /** Probes of the service's thread (event loop, collections), when it runs apart from the reader. */
+  serviceProbe?: { start(): void; stop(): Promise<ThreadFigures> };
+}
+
+/** Both threads' figures (probe.ts) over one phase: the reader's and, when probed, the service's. */
+export interface PhaseThreads {
+  reader: ThreadFigures;
+  service: ThreadFigures | undefined;
 }
 
 export interface FloodFigures {
   quiet: Latency & { reads: number };
   flooded: Latency & { reads: number };
+  /** Reads over 10 ms, quiet and flooded. */
+  slowQuiet: number;
+  slowFlooded: number;
+  /**
+   * The flooded reads that overlapped an accepted write of the flooder (sent before the read ended,
+   * answered after it began), and the others.
+   */
+  besideWrite: Latency & { reads: number };
+  apart: Latency & { reads: number };
+  quietThreads: PhaseThreads;
+  floodedThreads: PhaseThreads;
   p99Ratio: number;
   flooderOk: number;
   flooder429: number;
@@ -43,29 +64,6 @@ export interface FloodFigures {
    * checkpoint past 2,000 pages of 4 KiB).
    */
   dbQuotaMiB: number;
-}
-
-/** One request: its status and wall-clock ms. */
-function call(
-  agent: Agent,
-  url: string,
-  method: string,
-  token: string,
-  body?: string,
-): Promise<{ status: number; ms: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method, agent, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /**
@@ -90,23 +88,29 @@ function dbBytes(path: string | undefined): number {
   return n;
 }
 
-/** Reads the reader's newest states every `everyMs` for `durationMs`; the latencies. */
-async function readLoop(t: FloodTarget, agent: Agent, durationMs: number, everyMs: number): Promise<number[]> {
+/** Reads the reader's newest states every `everyMs` for `durationMs`; each read's span. */
+async function readLoop(t: FloodTarget, agent: Agent, durationMs: number, everyMs: number): Promise<Span[]> {
   const path = `/api/v1/states/read/last?device=${encodeURIComponent(t.reader.key)}`;
-  const times: number[] = [];
+  const spans: Span[] = [];
   const end = performance.now() + durationMs;
   while (performance.now() < end) {
+    const startMs = sharedNow();
     const r = await call(agent, t.url + path, 'GET', t.reader.token);
     if (r.status !== 200) throw new Error(`reader answered ${r.status}`);
-    times.push(r.ms);
+    spans.push([startMs, sharedNow(), r.status]);
     await sleep(everyMs);
   }
-  return times;
+  return spans;
 }
+
+const ms = (spans: readonly Span[]): number[] => spans.map(([start, end]) => end - start);
+const withReads = (spans: readonly Span[]): Latency & { reads: number } => ({
+  ...latency(spans.length === 0 ? [0] : ms(spans)),
+  reads: spans.length,
+});
 
 export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 20): Promise<FloodFigures> {
   const readerAgent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const floodAgent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
     // The reader's device has a few channels' newest states; the admin defines the flooder's property.
     const seed = Array.from({ length: 10 }, (_, i) => ({ channel: `c${i}.reported`, value: i }));
@@ -125,50 +129,37 @@ export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 
       JSON.stringify({ device: t.flooder.key, values: { note: '' } }),
     );
     if (w.status !== 200 || p.status !== 200) throw new Error(`seed answered ${w.status}, ${p.status}`);
-    const quiet = await readLoop(t, readerAgent, durationMs, readEveryMs);
+    const probe = new ThreadProbe();
+    const probed = async <T>(phase: () => Promise<T>): Promise<[T, PhaseThreads]> => {
+      probe.start();
+      t.serviceProbe?.start();
+      const result = await phase();
+      return [result, { reader: probe.stop(), service: await t.serviceProbe?.stop() }];
+    };
+    const [quiet, quietThreads] = await probed(() => readLoop(t, readerAgent, durationMs, readEveryMs));
 
     const rssBefore = await t.rss();
     const dbBefore = dbBytes(t.dbPath);
-    const counts = { ok: 0, limited: 0, other: 0, states: 0 };
-    let stop = false;
-    let n = 0;
-    const lane = async (): Promise<void> => {
-      while (!stop) {
-        const i = n++;
-        const flood =
-          i % 2 === 0
-            ? {
-                path: '/api/v1/properties/set',
-                body: { device: t.flooder.key, values: { note: `${i % 10}`.repeat(defaultLimits.maxPropertyBytes) } },
-                states: 0,
-              }
-            : {
-                path: '/api/v1/states/write',
-                body: {
-                  device: t.flooder.key,
-                  states: Array.from({ length: 100 }, (_, k) => ({ channel: `c${k}.reported`, value: i })),
-                },
-                states: 100,
-              };
-        const r = await call(floodAgent, t.url + flood.path, 'POST', t.flooder.token, JSON.stringify(flood.body));
-        if (r.status === 200) {
-          counts.ok++;
-          counts.states += flood.states;
-        } else if (r.status === 429) counts.limited++;
-        else counts.other++;
-      }
-    };
-    const lanes = Array.from({ length: 4 }, lane);
-    const flooded = await readLoop(t, readerAgent, durationMs, readEveryMs);
-    stop = true;
-    await Promise.all(lanes);
+    const [[flooded, counts], floodedThreads] = await probed(async () => {
+      const flooder = startFlooder({ url: t.url, key: t.flooder.key, token: t.flooder.token, lanes: 4 });
+      const times = await readLoop(t, readerAgent, durationMs, readEveryMs);
+      return [times, await flooder.stop()] as const;
+    });
     const rssGrowth = (await t.rss()) - rssBefore;
     const dbGrowth = dbBytes(t.dbPath) - dbBefore;
-    const q = latency(quiet);
-    const f = latency(flooded);
+    const q = latency(ms(quiet));
+    const f = latency(ms(flooded));
+    const writes = counts.spans.filter(([, , status]) => status === 200);
+    const besideWrite = flooded.filter(([start, end]) => writes.some(([ws, we]) => ws < end && we > start));
     return {
       quiet: { ...q, reads: quiet.length },
       flooded: { ...f, reads: flooded.length },
+      slowQuiet: ms(quiet).filter((x) => x > 10).length,
+      slowFlooded: ms(flooded).filter((x) => x > 10).length,
+      besideWrite: withReads(besideWrite),
+      apart: withReads(flooded.filter((read) => !besideWrite.includes(read))),
+      quietThreads,
+      floodedThreads,
       p99Ratio: Number((f.p99 / q.p99).toFixed(2)),
       flooderOk: counts.ok,
       flooder429: counts.limited,
@@ -184,6 +175,5 @@ export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 
     };
   } finally {
     readerAgent.destroy();
-    floodAgent.destroy();
   }
 }

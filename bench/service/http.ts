@@ -6,6 +6,7 @@
 import { Agent, request } from 'node:http';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { startService, type Fixture, type ServiceLimits } from '../../host-sim/service/index.js';
+import { ThreadProbe, type ThreadFigures } from './probe.js';
 import { threadSched, type Sched } from './sched.js';
 
 export const adminToken = 'bench-admin';
@@ -61,6 +62,10 @@ export interface ServiceWorker {
   url: string;
   /** The service thread's scheduler figures now. */
   sched(): Promise<Sched | undefined>;
+  /** Starts probing the service thread's event loop and collections (probe.ts). */
+  probeStart(): void;
+  /** The service thread's figures since `probeStart`. */
+  probeStop(): Promise<ThreadFigures>;
   stop(): Promise<void>;
 }
 
@@ -91,6 +96,15 @@ export async function startServiceWorker(entry: URL, setup: WorkerSetup = {}): P
         worker.postMessage('sched');
       });
     },
+    probeStart() {
+      worker.postMessage('probe-start');
+    },
+    probeStop() {
+      return new Promise((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage('probe-stop');
+      });
+    },
     async stop() {
       const exited = new Promise((resolve) => worker.once('exit', resolve));
       worker.postMessage('close');
@@ -99,7 +113,10 @@ export async function startServiceWorker(entry: URL, setup: WorkerSetup = {}): P
   };
 }
 
-/** The worker's side: serves the bench fixture, answers `sched` with its thread's figures, stops on `close`. */
+/**
+ * The worker's side: serves the bench fixture, answers `sched` with its thread's figures, probes its thread
+ * between `probe-start` and `probe-stop` (answered with the figures), stops on `close`.
+ */
 export async function serveInWorker(): Promise<void> {
   const setup = (workerData ?? {}) as WorkerSetup;
   const service = await startService({
@@ -108,8 +125,11 @@ export async function serveInWorker(): Promise<void> {
     ...(setup.limits === undefined ? {} : { limits: setup.limits }),
   });
   parentPort?.postMessage(service.url);
+  const probe = new ThreadProbe();
   parentPort?.on('message', (m) => {
     if (m === 'sched') parentPort?.postMessage(threadSched() ?? null);
+    else if (m === 'probe-start') probe.start();
+    else if (m === 'probe-stop') parentPort?.postMessage(probe.stop());
     else void service.close().then(() => process.exit(0));
   });
 }

@@ -158,7 +158,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   const logError = options.logError ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const storage = openSqliteStorage(options.dbPath ?? ':memory:', logError);
   const context = createContext(fixture, storage, limits, options.now ?? Date.now, log);
-  const budget = new RequestBudget(limits.ratePerSecond, limits.burst);
+  const budget = new RequestBudget(limits.ratePerSecond, limits.burst, limits.refusalsBeforeHold);
   const hub = new PropertiesHub(context, {
     pingIntervalMs: options.hub?.pingIntervalMs ?? 15_000,
     clientTimeoutMs: options.hub?.clientTimeoutMs ?? 30_000,
@@ -199,6 +199,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     openConnections: () => connections.open(),
     connectionsRefused: () => connections.refused(),
     rateLimited: () => budget.refused,
+    rateLimitedHeld: () => budget.held,
   });
   context.counters = metrics;
   addOperationRoutes(app, { storage, tokens: context.tokens, metrics, log });

@@ -18,6 +18,11 @@ export interface ServiceLimits {
   ratePerSecond: number;
   /** Request budget of one access token: the bucket's size (requests in a burst). */
   burst: number;
+  /**
+   * Refusals (429) of one token answered at once within one Retry-After after its first; each one past
+   * this is held until that Retry-After ends, then answered (budget.ts).
+   */
+  refusalsBeforeHold: number;
   /** Open TCP connections (HTTP and hub) at most; beyond, 503 with `Retry-After` and close. */
   maxConnections: number;
   /** A request's headers must arrive within this (408 beyond): the time a client may spend unauthenticated. */
@@ -37,6 +42,10 @@ export const defaultLimits: Readonly<ServiceLimits> = {
   // change; 100/s with a burst of 200 leaves them far from the limit.
   ratePerSecond: 100,
   burst: 200,
+  // Requests already under way when the first 429 came, and an agent's other kinds of request (each
+  // waits out Retry-After on its own), stay well under it; a flooder on four connections passes it
+  // within milliseconds.
+  refusalsBeforeHold: 16,
   maxConnections: 4096,
   headersTimeoutMs: 30_000,
   retryAfterFullSeconds: 1,

@@ -13,7 +13,7 @@
  * The configuration follows the service (ConfigFollower, ChannelSet; a refused write is split by the Sender).
  */
 import { obj, str } from '../reader.js';
-import { logFailure } from '../errors.js';
+import { logFailure, warn } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { Batcher, defaultBatchOptions } from '../report/batcher.js';
 import { Outbox } from '../report/outbox.js';
@@ -29,23 +29,23 @@ import type { AgentCoreOptions } from './agent-options.js';
 import { ChannelSet } from './channel-set.js';
 import type { ChannelSlot, SampleSink } from './channel-slot.js';
 import { ConfigFollower } from './config-follower.js';
-import { createCounters, type AgentCounters } from './counters.js';
+import { createCoreCounters, type CoreCounters } from './counters.js';
 import { parseDesiredRecords, type DesiredRecord, type DesiredStateSink } from './desired.js';
 import type { Sample } from './driver.js';
 
 export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, SampleSink {
-  readonly client: ServiceClient;
-  readonly outbox: Outbox;
+  declare readonly client: ServiceClient;
+  declare readonly outbox: Outbox;
   /** The device's uid from `devices/get`, once read (the hub filters Notify messages on it). */
-  device: { uid: string } | undefined;
-  protected readonly stats: AgentCounters = createCounters();
-  protected readonly batcher: Batcher;
-  protected readonly reporter: Reporter;
-  protected readonly sender: Sender;
-  protected readonly channels: ChannelSet;
-  protected readonly follower: ConfigFollower;
+  declare device: { uid: string } | undefined;
+  protected readonly stats: CoreCounters = createCoreCounters();
+  declare protected readonly batcher: Batcher;
+  declare protected readonly reporter: Reporter;
+  declare protected readonly sender: Sender;
+  declare protected readonly channels: ChannelSet;
+  declare protected readonly follower: ConfigFollower;
   readonly #logger: Logger;
-  protected readonly scheduler: Scheduler;
+  declare protected readonly scheduler: Scheduler;
   /** Started and not stopped (a board runs until it is switched off: only a host stops, agent.ts). */
   protected running = false;
 
@@ -131,7 +131,7 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
     const { records, skipped } = parseDesiredRecords(
       await this.client.ofDevice(Paths.statesReadLast, ['channels', `*${StateSide.desired}`]),
     );
-    if (skipped > 0) this.#logger.log('warn', 'desired: records skipped', { skipped });
+    if (skipped > 0) warn(this.#logger, 'desired: records skipped', { skipped });
     for (const record of records) await this.applyDesired(record);
   }
 }

@@ -27,12 +27,13 @@ export class Agent extends AgentCore implements DesiredStateSink {
 
   /** The counters, with the gauges (queued, held) brought up to date. */
   get counters(): Readonly<AgentCounters> {
-    const stats = this.stats;
-    stats.queued = this.outbox.records;
-    stats.queuedBytes = this.outbox.bytes;
-    stats.held = this.reporter.heldCount;
-    stats.dropped = this.outbox.dropped + this.reporter.droppedHeld + stats.lostToStore;
-    return stats;
+    const { outbox, reporter, stats } = this;
+    return Object.assign(stats, {
+      queued: outbox.records,
+      queuedBytes: outbox.bytes,
+      held: reporter.heldCount,
+      dropped: outbox.dropped + reporter.droppedHeld + stats.lostToStore,
+    });
   }
 
   /** Whether the last delivery reached the service. */

@@ -31,14 +31,14 @@
  */
 import type { Channel, ChannelConfig, TransmitEvent } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { logFailure, toAgentError } from '../errors.js';
+import { info, logFailure, toAgentError, warn } from '../errors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { Scheduler } from '../sched/scheduler.js';
 import type { WallTime } from '../time/wall-time.js';
 import { LocationFields } from '../wire.js';
 import { ChannelSlot, type SampleSink, type SlotContext } from './channel-slot.js';
 import type { AgentCoreOptions } from './agent-options.js';
-import type { AgentCounters } from './counters.js';
+import type { CoreCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
 import { errorSample, type ChannelDriverProvider, type Sample } from './driver.js';
 
@@ -71,7 +71,7 @@ export class ChannelSet {
   readonly #scheduler: Scheduler;
   readonly #reporter: Reporter;
   readonly #wallTime: WallTime;
-  readonly #counters: AgentCounters;
+  readonly #counters: CoreCounters;
   readonly #slotContext: SlotContext;
 
   constructor(
@@ -80,7 +80,7 @@ export class ChannelSet {
     sink: SampleSink,
     reporter: Reporter,
     wallTime: WallTime,
-    counters: AgentCounters,
+    counters: CoreCounters,
   ) {
     this.#c = options;
     this.#scheduler = scheduler;
@@ -131,7 +131,7 @@ export class ChannelSet {
     }
     for (const key of before) this.#former.add(key);
     for (const key of this.#former) if (this.isConfigured(key)) this.#former.delete(key);
-    c.logger.log('info', 'channels configured', { channels: this.slots.size, kept });
+    info(c.logger, 'channels configured', { channels: this.slots.size, kept });
   }
 
   /** Whether `key` is a channel (running or rejected) of the current configuration. */
@@ -154,7 +154,7 @@ export class ChannelSet {
     // Only running channels and location fields: keeps the watermarks bounded whatever the hub sends.
     if (slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')))) {
       this.#counters.desiredIgnored++;
-      c.logger.log('warn', 'desired: no such channel', { key });
+      warn(c.logger, 'desired: no such channel', { key });
       return;
     }
     const last = this.#appliedMs.get(key);
@@ -167,7 +167,7 @@ export class ChannelSet {
     if (nowMs !== undefined && timestampMs > nowMs + (c.desiredToleranceMs ?? 60000)) {
       this.#faultyMs.set(key, timestampMs);
       watermarkMs = nowMs;
-      c.logger.log('warn', 'desired: dated ahead of the device clock', { key, timestampMs, nowMs });
+      warn(c.logger, 'desired: dated ahead of the device clock', { key, timestampMs, nowMs });
     }
     this.#appliedMs.set(key, watermarkMs);
     let result: Sample;
@@ -177,7 +177,7 @@ export class ChannelSet {
       result = errorSample(toAgentError(e).errno ?? Errno.EIO);
     }
     this.#counters.desiredApplied++;
-    if (!result.ok) c.logger.log('warn', 'desired: not applied', { key, errno: result.errno });
+    if (!result.ok) warn(c.logger, 'desired: not applied', { key, errno: result.errno });
     const now = c.clock.monotonicMs();
     // A location field's echo is a plain state: `<key>.<field>.reported`.
     if (field === '') slot.remember(result, now);

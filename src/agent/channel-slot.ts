@@ -19,7 +19,7 @@ import { scaleToValue, valueToRaw } from '../codec/scale.js';
 import { Errno } from '../errno.js';
 import type { ScanTask } from '../sched/scheduler.js';
 import { TransmitDecider } from '../transmit/decider.js';
-import type { AgentCounters } from './counters.js';
+import type { CoreCounters } from './counters.js';
 import type { DesiredRecord } from './desired.js';
 import { errorSample, FAILED, type ChannelDriver, type Sample, type Value } from './driver.js';
 
@@ -41,7 +41,7 @@ export interface SampleSink {
  */
 export interface SlotContext {
   readonly sink: SampleSink;
-  readonly counters: AgentCounters;
+  readonly counters: CoreCounters;
   readonly scaled: { ok: true; value: number };
 }
 
@@ -73,18 +73,18 @@ const IDLE = -Infinity;
 const CLOSED = Infinity;
 
 export class ChannelSlot extends TransmitDecider implements ScanTask {
-  readonly key: string;
+  declare readonly key: string;
   /** A number that changes when the channel's settings change (ChannelSet's diff). */
-  readonly signature: number;
+  declare readonly signature: number;
   readonly #driver: ChannelDriver;
   readonly #context: SlotContext;
   readonly #writeKind: WriteKind;
   /** reported = raw x gain + offset (decisions 2); 1 and 0 for the types that are not scaled. */
   readonly #gain: number;
   readonly #offset: number;
-  /** Set by the scheduler. */
-  intervalMs = 0;
-  dueMs = 0;
+  /** Set by the scheduler when it adds the slot (Scheduler.add), before any scan. */
+  declare intervalMs: number;
+  declare dueMs: number;
   /** The scan time of the pending async sample; IDLE, or CLOSED. */
   #pendingSinceMs = IDLE;
 

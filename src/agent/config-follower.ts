@@ -18,7 +18,7 @@
  */
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
-import { logFailure, toAgentError, waitAfter } from '../errors.js';
+import { info, logFailure, toAgentError, waitAfter } from '../errors.js';
 import type { TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -64,7 +64,7 @@ export class ConfigFollower {
       const text = this.#c.store.get(storeKey);
       if (text !== undefined) {
         this.#use(text, parseChannelList(JSON.parse(text) as unknown));
-        this.#c.logger.log('info', 'starting from the cached configuration');
+        info(this.#c.logger, 'starting from the cached configuration');
       }
     } catch (e) {
       // A corrupt copy is ignored: the service's is read as usual.

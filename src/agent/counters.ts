@@ -32,15 +32,21 @@ export interface AgentCounters {
   desiredIgnored: number;
 }
 
-export function createCounters(): AgentCounters {
+/**
+ * The counters read from the outbox and the reporter when a host asks (Agent.counters): the core
+ * keeps none of them, so a board carries none.
+ */
+export type ReadOnAsk = 'queued' | 'queuedBytes' | 'held' | 'dropped';
+
+/** What the core counts: every counter but those read on asking. */
+export type CoreCounters = Omit<AgentCounters, ReadOnAsk>;
+
+/** The core's counters, all 0. */
+export function createCoreCounters(): CoreCounters {
   return {
     sampled: 0,
     reported: 0,
     sent: 0,
-    queued: 0,
-    queuedBytes: 0,
-    held: 0,
-    dropped: 0,
     lostToStore: 0,
     rejected: 0,
     requests: 0,
@@ -49,4 +55,9 @@ export function createCounters(): AgentCounters {
     desiredApplied: 0,
     desiredIgnored: 0,
   };
+}
+
+/** Every counter, all 0 (a host's sums over runs). */
+export function createCounters(): AgentCounters {
+  return { ...createCoreCounters(), queued: 0, queuedBytes: 0, held: 0, dropped: 0 };
 }

@@ -10,7 +10,7 @@
  * on a board reads properties, so it neither asks for them nor stores them.
  */
 import { isObject } from '../reader.js';
-import { AgentError, logFailure } from '../errors.js';
+import { AgentError, logFailure, warn } from '../errors.js';
 import type { KeyValueStore, Logger } from '../ports.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths, PropertyNamePattern } from '../wire.js';
@@ -77,7 +77,7 @@ export class Properties {
     try {
       this.#store.set(storeKey, JSON.stringify(next));
     } catch {
-      this.#logger.log('warn', 'properties: not cached');
+      warn(this.#logger, 'properties: not cached');
     }
     if (count === 0) return;
     for (const listener of this.#listeners) {
@@ -93,7 +93,7 @@ export class Properties {
   async read(client: ServiceClient): Promise<void> {
     try {
       const { values, skipped } = parseProperties(await client.ofDevice(Paths.propertiesGet));
-      if (skipped.length > 0) this.#logger.log('warn', 'properties: skipped', { names: skipped.join() });
+      if (skipped.length > 0) warn(this.#logger, 'properties: skipped', { names: skipped.join() });
       this.update(values, true);
     } catch (e) {
       logFailure(this.#logger, 'warn', 'properties: not read', e);

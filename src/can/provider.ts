@@ -13,7 +13,7 @@
  */
 import type { ChannelDriver, ChannelDriverProvider, Sample } from '../agent/driver.js';
 import type { CanBus, Channel, ChannelConfig } from '../config/model.js';
-import { AgentError } from '../errors.js';
+import { AgentError, info, warn } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Can, CanPort, Clock, Logger } from '../ports.js';
 import { CanChannelDriver } from './driver.js';
@@ -72,8 +72,8 @@ export class CanProvider implements ChannelDriverProvider {
     if (channel.protocol?.type === 'cattron') {
       if (!this.cattronSaid) {
         this.cattronSaid = true;
-        this.options.logger.log(
-          'warn',
+        warn(
+          this.options.logger,
           `can: channel ${channel.key} uses protocol cattron, which has no public frame description; ` +
             'cattron channels report -EOPNOTSUPP (-95)',
         );
@@ -123,10 +123,7 @@ export class CanProvider implements ChannelDriverProvider {
     const interfaces = this.options.interfaces;
     const name = interfaces === undefined ? key : interfaces[key];
     if (name === undefined) {
-      logger.log(
-        'warn',
-        `can: bus "${key}" is not wired to a CAN interface on this board; its channels report -ENODEV`,
-      );
+      warn(logger, `can: bus "${key}" is not wired to a CAN interface on this board; its channels report -ENODEV`);
       return { errno: Errno.ENODEV };
     }
     const listener = new CanListener(clock);
@@ -135,10 +132,10 @@ export class CanProvider implements ChannelDriverProvider {
         { bus: name, bitrate: bus.bitrate },
         {
           onFrame: (frame) => listener.onFrame(frame),
-          onError: (e) => logger.log('warn', `can: bus "${key}": ${e.message}`),
+          onError: (e) => warn(logger, `can: bus "${key}": ${e.message}`),
         },
       );
-      logger.log('info', `can: bus "${key}" on ${name} at ${bus.bitrate} bit/s`);
+      info(logger, `can: bus "${key}" on ${name} at ${bus.bitrate} bit/s`);
       return { port, listener };
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

@@ -188,8 +188,9 @@ function toBits(value: Value, type: DataType, sizeBits: number): Bits64 | Failur
   else if (typeof value !== 'number') return WRONG_TYPE;
   else if (!Number.isFinite(value)) return OUT_OF_RANGE;
   else v = BigInt(Math.round(value));
-  const width = BigInt(isSigned(type) ? sizeBits - 1 : sizeBits);
-  if (v < (isSigned(type) ? -(1n << width) : 0n) || v >= 1n << width) return OUT_OF_RANGE;
+  const signed = isSigned(type);
+  const limit = 1n << BigInt(signed ? sizeBits - 1 : sizeBits);
+  if (v < (signed ? -limit : 0n) || v >= limit) return OUT_OF_RANGE;
   const u = BigInt.asUintN(sizeBits, v);
   return bits(Number(u >> 32n), Number(u & 0xffffffffn));
 }

@@ -25,7 +25,7 @@ const roundableLimit = 1e6;
 export function scaleToValue(raw: number, gain: number, offset: number): number {
   if (gain === 1 && offset === 0) return raw;
   const value = raw * gain + offset;
-  if (Math.abs(value) >= roundableLimit || !Number.isFinite(value)) return value;
+  if (!(Math.abs(value) < roundableLimit)) return value; // NaN and infinities too
   const rounded = Math.round(value * scaledDigits) / scaledDigits;
   return rounded === 0 ? 0 : rounded; // never -0
 }

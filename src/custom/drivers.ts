@@ -21,8 +21,8 @@ export function fitsCustomType(channel: Pick<CustomChannel, 'customType'>, value
 
 /** One custom channel: the fields it needs copied from the parsed channel (not kept: heap per channel on XS). */
 export class CustomDriver implements ChannelDriver {
-  readonly key: string;
-  readonly customType: CustomChannel['customType'];
+  declare readonly key: string;
+  declare readonly customType: CustomChannel['customType'];
   readonly #owner: CustomChannelDrivers;
   /** The value as a sample; made at the first value and reused. */
   #current: { ok: true; value: Value } | undefined;

@@ -65,7 +65,9 @@ const GN = 0x474e;
 /** Fewer satellites used than this make no fix (a 2D fix needs three). */
 const MIN_SATS = 3;
 /** Characters of the status and mode fields. */
-const [A, D, N] = [0x41, 0x44, 0x4e];
+const A = 0x41;
+const D = 0x44;
+const N = 0x4e;
 
 export interface FixTrackerOptions {
   clock: Clock;
@@ -88,11 +90,12 @@ export class FixTracker {
 
   /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD). */
   readonly #flags = new Int8Array(5);
-  /** BAD when the epoch's satellites used are known and fewer than MIN_SATS; never GOOD. */
-  #satsFlag = UNKNOWN;
+  // The epoch's own state, set by #newEpoch (the constructor's too).
+  /** True when the epoch's satellites used are known and fewer than MIN_SATS. */
+  #fewSats!: boolean;
   /** True once a GGA, GNS or RMC gave this epoch's position (a GLL then gives none). */
-  #primaryPosition = false;
-  #stale = false;
+  #primaryPosition!: boolean;
+  #stale!: boolean;
   /** The talkers seen (two letters as one number), then per talker: its last UTC time per timed kind and its satellites this epoch. */
   readonly #talkers = new Uint16Array(TALKERS);
   readonly #lastTimes = new Float64Array(TALKERS * 4).fill(NaN);
@@ -110,7 +113,7 @@ export class FixTracker {
     if (this.#stale || this.lat !== this.lat) return false;
     const flags = this.#flags;
     // Every indicator agrees, one says "fix"; fewer than 3 satellites are no fix unless a GSA says 2D/3D.
-    return !flags.includes(BAD) && flags.includes(GOOD) && (this.#satsFlag !== BAD || flags[GSA] === GOOD);
+    return !flags.includes(BAD) && flags.includes(GOOD) && (!this.#fewSats || flags[GSA] === GOOD);
   }
 
   /**
@@ -187,14 +190,13 @@ export class FixTracker {
     if (sats !== sats) return;
     const per = this.#epochSats;
     per[this.#slot(talker)] = sats;
-    const gn = per[this.#talkers.indexOf(GN)] ?? NaN;
-    let sum = gn;
-    if (gn !== gn) {
+    let sum = per[this.#talkers.indexOf(GN)] ?? NaN;
+    if (sum !== sum) {
       sum = 0;
       for (let i = 0; i < TALKERS; i++) if (per[i] === per[i]) sum += per[i]!;
     }
     this.sats = sum;
-    this.#satsFlag = sum < MIN_SATS ? BAD : UNKNOWN;
+    this.#fewSats = sum < MIN_SATS;
   }
 
   /** The slot of a talker, given one on its first sentence. */
@@ -231,7 +233,7 @@ export class FixTracker {
     this.#stale = false;
     this.#epochSats.fill(NaN);
     this.#flags.fill(UNKNOWN);
-    this.#satsFlag = UNKNOWN;
+    this.#fewSats = false;
     this.#primaryPosition = false;
   }
 }

@@ -8,10 +8,16 @@
  * (decisions.md sections 1 and 4; docs/gnss.md). The agent expands the Location into
  * the `<key>.<field>.reported` states and the Location measurement.
  */
-import type { ChannelDriver, ChannelDriverProvider, Location, Sample } from '../agent/driver.js';
+import {
+  errorSample,
+  type ChannelDriver,
+  type ChannelDriverProvider,
+  type Location,
+  type Sample,
+} from '../agent/driver.js';
 import type { Channel } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { AgentError } from '../errors.js';
+import { AgentError, info } from '../errors.js';
 import type { Clock, Logger, Serial, SerialOptions, SerialPort } from '../ports.js';
 import { FixTracker } from './fix-tracker.js';
 import { NmeaParser, type NmeaTally } from './nmea-parser.js';
@@ -35,7 +41,7 @@ export interface GnssLocationProviderOptions {
 /** Serves `location` channels from one GNSS receiver. */
 export class GnssLocationProvider implements ChannelDriverProvider {
   readonly types = ['location'] as const;
-  readonly tracker: FixTracker;
+  declare readonly tracker: FixTracker;
   readonly #parser: NmeaParser;
   #port: SerialPort | undefined;
   readonly #options: GnssLocationProviderOptions;
@@ -63,7 +69,7 @@ export class GnssLocationProvider implements ChannelDriverProvider {
         const ok = tracker.locate(channel.timeoutMs, location);
         if (ok !== lastOk) {
           lastOk = ok;
-          logger.log('info', `gnss ${channel.key}: ${ok ? 'fix' : 'no fix'}`);
+          info(logger, `gnss ${channel.key}: ${ok ? 'fix' : 'no fix'}`);
         }
         return ok ? fix : TIMED_OUT;
       },
@@ -88,8 +94,8 @@ export class GnssLocationProvider implements ChannelDriverProvider {
     } catch (e) {
       throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
     }
-    logger.log('info', `gnss ${port.port}: open`, { baudRate: port.baudRate });
+    info(logger, `gnss ${port.port}: open`, { baudRate: port.baudRate });
   }
 }
 
-const TIMED_OUT: Sample = { ok: false, errno: Errno.ETIMEDOUT };
+const TIMED_OUT = errorSample(Errno.ETIMEDOUT);

@@ -20,7 +20,7 @@
 import { errorSample, type ChannelDriver, type Sample, type Value } from '../agent/driver.js';
 import { decodeData, encodeData, isFailure, type Failure } from '../codec/field.js';
 import type { ModbusChannel } from '../config/model.js';
-import { AgentError } from '../errors.js';
+import { AgentError, warn } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Logger } from '../ports.js';
 import type { ModbusMaster, ModbusResult } from './master.js';
@@ -82,7 +82,7 @@ export class ModbusChannelDriver implements ChannelDriver {
   #fail(errno: number, reason: string): Sample {
     if (errno !== this.#lastErrno) {
       this.#lastErrno = errno;
-      this.#logger.log('warn', `modbus ${this.#channel.key}: ${reason} (${errno})`);
+      warn(this.#logger, `modbus ${this.#channel.key}: ${reason} (${errno})`);
     }
     this.#error.errno = errno;
     return this.#error;
@@ -95,7 +95,7 @@ export class ModbusChannelDriver implements ChannelDriver {
     if (typeof bus === 'number') return errorSample(bus);
     const written = await this.#write(bus, raw);
     if (!written.ok) {
-      this.#logger.log('warn', `modbus ${c.key}: write ${written.reason} (${written.errno})`);
+      warn(this.#logger, `modbus ${c.key}: write ${written.reason} (${written.errno})`);
       return errorSample(written.errno);
     }
     return { ...this.#toSample(await bus.request(this.#read)) };

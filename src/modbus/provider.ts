@@ -11,7 +11,7 @@
  */
 import type { ChannelDriverProvider } from '../agent/driver.js';
 import type { Channel, ChannelConfig, ModbusBus } from '../config/model.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { AgentError, info, toAgentError, warn } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, Serial } from '../ports.js';
 import { ModbusChannelDriver } from './driver.js';
@@ -72,7 +72,7 @@ export class ModbusProvider implements ChannelDriverProvider {
     const bus = this.#buses.get(key);
     const wiring = ports[key];
     if (bus === undefined || wiring === undefined) {
-      logger.log('warn', `modbus: bus ${key} not wired`);
+      warn(logger, `modbus: bus ${key} not wired`);
       return Errno.ENODEV;
     }
     const { port: name, directionPin } = wiring;
@@ -83,11 +83,11 @@ export class ModbusProvider implements ChannelDriverProvider {
         { port: name, baudRate, dataBits, parity, stopBits, ...(directionPin === undefined ? {} : { directionPin }) },
         {
           onData: (bytes) => master?.onData(bytes),
-          onError: (e) => logger.log('warn', `modbus: bus ${key}: ${e.message}`),
+          onError: (e) => warn(logger, `modbus: bus ${key}: ${e.message}`),
         },
       );
       master = new ModbusMaster(port, clock, logger, bus);
-      logger.log('info', `modbus: bus ${key} on ${name} at ${baudRate}`);
+      info(logger, `modbus: bus ${key} on ${name} at ${baudRate}`);
       return master;
     } catch (e) {
       logger.log('error', `modbus: bus ${key}: ${toAgentError(e).message}`);

@@ -15,7 +15,7 @@
  * failures in a row end it (`ETIMEDOUT` after network failures, else `EIO`);
  * 404 and 410 are `ENOENT`, 401 and 403 `EACCES`, any other status `EIO`.
  */
-import { isAgentError } from '../errors.js';
+import { isAgentError, warn } from '../errors.js';
 import type { Clock, HttpResponse, HttpTransport, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 
@@ -147,7 +147,7 @@ export class ChunkedDownload {
   /** Waits `delayMs` on the clock; false when the policy gave up (null) or the download was cancelled. */
   #wait(delayMs: number | null, offset: number, why: string): Promise<boolean> {
     if (delayMs === null || this.#cancelled) return Promise.resolve(false);
-    this.#o.logger.log('warn', 'ota: download resumes', { from: offset, after: why, inMs: delayMs });
+    warn(this.#o.logger, 'ota: download resumes', { from: offset, after: why, inMs: delayMs });
     return new Promise((resolve) => {
       this.#wake = () => resolve(false);
       this.#timer = this.#o.clock.setTimer(() => {

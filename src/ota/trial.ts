@@ -13,7 +13,7 @@
  * (default 5 minutes); otherwise it rolls back (`BootSlots.rollback`: the
  * previous image starts and reports `rolled-back`).
  */
-import { logFailure } from '../errors.js';
+import { info, logFailure } from '../errors.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { Paths } from '../wire.js';
 import type { BootSlots } from './ports.js';
@@ -80,7 +80,7 @@ export class Trial {
 
   /** Ends the trial undecided (the host stops this run): no rollback, no confirm; the next start decides. */
   stop(): void {
-    if (this.#timer !== undefined) this.clock.clearTimer(this.#timer);
+    this.clock.clearTimer(this.#timer);
     this.#timer = undefined;
   }
 
@@ -107,7 +107,7 @@ export class Trial {
     }
     this.clock.clearTimer(this.#timer);
     this.#timer = undefined;
-    this.logger.log('info', 'ota: image confirmed');
+    info(this.logger, 'ota: image confirmed');
     this.onConfirmed();
   }
 

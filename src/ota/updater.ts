@@ -24,7 +24,7 @@
  * even after a restart: its id is kept in the store); nothing new is written
  * while the running image is on trial (its predecessor is the fallback).
  */
-import { AgentError, logFailure } from '../errors.js';
+import { AgentError, info, logFailure, warn } from '../errors.js';
 import { fullJitter } from '../retry/backoff.js';
 import { Paths } from '../wire.js';
 import { ChunkedDownload, type OtaErrno } from './download.js';
@@ -136,7 +136,7 @@ export class Updater {
     const d = readDesired(this.#desired);
     if (d === undefined || this.#stopped || this.#trial?.open === true) return;
     if (typeof d === 'string') {
-      if (this.#failedId !== d) logger.log('warn', 'ota: desired firmware invalid', { reason: d });
+      if (this.#failedId !== d) warn(logger, 'ota: desired firmware invalid', { reason: d });
       return this.#fail(d, 'EINVAL');
     }
     if (d.version === running) {
@@ -147,7 +147,7 @@ export class Updater {
     if (this.#job?.id === d.id || this.#failedId === d.id || this.#o.store.get(refusedKey) === d.id) return;
     this.#job?.download.cancel();
     if (compareVersions(d.version, running) < 0 && !d.pinned) {
-      logger.log('warn', 'ota: lower version not pinned', { version: d.version, running });
+      warn(logger, 'ota: lower version not pinned', { version: d.version, running });
       return this.#fail(d.id, 'EPERM');
     }
     if (image === undefined) {
@@ -186,7 +186,7 @@ export class Updater {
       progress: (received, total) => this.reporter.set(`downloading ${Math.floor((received * 100) / total)}%`),
     });
     this.#job = { id: d.id, download };
-    o.logger.log('info', 'ota: downloading', { version: d.version, url: d.url });
+    info(o.logger, 'ota: downloading', { version: d.version, url: d.url });
     this.reporter.set('downloading 0%');
     let errno = await download.run();
     if (this.#job?.download === download) this.#job = undefined;
@@ -202,7 +202,7 @@ export class Updater {
       return this.#fail(d.id, errno);
     }
     o.store.set(pendingKey, JSON.stringify({ version: d.version, id: d.id }));
-    o.logger.log('info', 'ota: installed, restarting', { version: d.version });
+    info(o.logger, 'ota: installed, restarting', { version: d.version });
     this.reporter.set('installed');
     await this.reporter.settled();
     if (!this.#stopped) image.slots.restart();

@@ -84,7 +84,11 @@ const openers: Readonly<Record<PinChannel['type'], (pins: Pins, pin: number) => 
 export class PinChannelProvider implements ChannelDriverProvider {
   readonly types = Object.keys(openers) as ChannelType[];
 
-  constructor(private readonly pins: Pins) {}
+  declare private readonly pins: Pins;
+
+  constructor(pins: Pins) {
+    this.pins = pins;
+  }
 
   create(channel: Channel): ChannelDriver {
     if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel: ${channel.type}`);

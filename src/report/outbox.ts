@@ -9,7 +9,7 @@
  * whose entry cannot be removed is not used again this run; other keys under the prefix are left
  * alone. Bounded in records and bytes: the oldest batches are dropped first (`dropped`, records).
  */
-import { AgentError, logFailure, toAgentError } from '../errors.js';
+import { AgentError, info, logFailure, toAgentError, warn } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
 import { byteLength } from './batcher.js';
 import { decodeEntry, encodeEntry, type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
@@ -60,7 +60,7 @@ export class Outbox {
     if (count > maxRecords || bytes > maxBytes) throw new AgentError('too-large', `outbox: batch ${count}/${bytes} B`);
     while (this.#index.length > 0 && (this.records + count > maxRecords || this.bytes + bytes > maxBytes)) {
       const records = this.#dropOldest();
-      this.#logger.log('warn', 'outbox: full, oldest dropped', { records, dropped: this.dropped });
+      warn(this.#logger, 'outbox: full, oldest dropped', { records, dropped: this.dropped });
     }
     this.#tally(count, bytes);
     if (!this.#coalesce(lane, json, count, bytes)) {
@@ -194,7 +194,7 @@ export class Outbox {
     if (this.#storeTrouble) return;
     this.#storeTrouble = true;
     const reason = error === undefined ? undefined : toAgentError(error).message;
-    this.#logger.log('warn', message, { persisted: this.persisted, reason });
+    warn(this.#logger, message, { persisted: this.persisted, reason });
   }
 
   #key(slot: number): string {
@@ -225,7 +225,7 @@ export class Outbox {
     } catch (e) {
       reason = toAgentError(e).message;
     }
-    if (this.damaged++ === 0) this.#logger.log('warn', 'outbox: damaged entry removed', { key, reason });
+    if (this.damaged++ === 0) warn(this.#logger, 'outbox: damaged entry removed', { key, reason });
     this.#release(slot, false);
     return undefined;
   }
@@ -247,7 +247,7 @@ export class Outbox {
     }
     this.#index.sort((a, b) => a.seq - b.seq);
     if (this.#index.length > 0) {
-      this.#logger.log('info', 'outbox: restored', { batches: this.#index.length, records: this.records });
+      info(this.#logger, 'outbox: restored', { batches: this.#index.length, records: this.records });
     }
   }
 }

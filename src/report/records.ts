@@ -60,14 +60,14 @@ function opening(lane: Lane, name: string): string {
  * One record, as one text: a `states/write` entry of channel `<name>.reported` carrying a value
  * (`ok`) or a negative POSIX error (`value` is the errno; only on `.reported`, spec 4.6 rule 2),
  * `{"channel":"temp.reported","value":21.5,"timestamp":1767225600.5}`, or a `measurements/write`
- * entry (lane `m`) of metric `name`. `tail` is `stampTail(unixMs)`; without it the record stops
- * after `"timestamp":` (a held record's head, which `stampTail` completes once the time is known).
+ * entry (lane `m`) of metric `name`, up to `"timestamp":`: `stampTail(unixMs)` completes it (at once,
+ * or once the time is known for a held record).
  * Few pieces, each made once where it can be, joined with `+`: XS joins a template's pieces one by one,
  * the empty text between two substitutions too, each join a new string (`bench:xs`, encode and batch per
  * sample: 698 chunk bytes with the one template of seven pieces, 464 with these four joins).
  */
-export function encodeRecord(lane: Lane, name: string, ok: boolean, value: unknown, tail = ''): string {
-  return opening(lane, name) + (ok ? ',"value":' : ',"error":') + encodeValue(value) + ',"timestamp":' + tail;
+export function encodeRecord(lane: Lane, name: string, ok: boolean, value: unknown): string {
+  return opening(lane, name) + (ok ? ',"value":' : ',"error":') + encodeValue(value) + ',"timestamp":';
 }
 
 /** JSON of a value; non-finite numbers (not JSON) become strings ("NaN", "Infinity"). */

@@ -11,10 +11,11 @@
  * configuration and is not one now (application metrics are not channels, so
  * an unknown metric alone proves nothing).
  */
-import type { AgentCounters } from '../agent/counters.js';
+import type { CoreCounters } from '../agent/counters.js';
 import { isObject } from '../reader.js';
 import type { Logger } from '../ports.js';
 import type { OutboxBatch } from './outbox-options.js';
+import { warn } from '../errors.js';
 
 /** The agent's channels, as the split needs them (ChannelSet). */
 export interface KnownChannels {
@@ -31,7 +32,7 @@ export interface KnownChannels {
 export function splitGone(
   batch: OutboxBatch,
   channels: KnownChannels,
-  counters: AgentCounters,
+  counters: CoreCounters,
   logger: Logger,
 ): string[] | undefined {
   const state = batch.lane === 's';
@@ -49,7 +50,7 @@ export function splitGone(
   if (gone.size === 0) return undefined;
   for (const [key, records] of gone) {
     counters.rejected += records;
-    logger.log('warn', 'sender: channel gone, dropped', { key, records });
+    warn(logger, 'sender: channel gone, dropped', { key, records });
   }
   return kept;
 }

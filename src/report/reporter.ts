@@ -7,7 +7,7 @@
  * (before 2020) they are held with their monotonic time, bounded (oldest
  * dropped, counted), and stamped once the time is known.
  */
-import type { AgentCounters } from '../agent/counters.js';
+import type { CoreCounters } from '../agent/counters.js';
 import type { Location, Sample } from '../agent/driver.js';
 import type { WallTime } from '../time/wall-time.js';
 import { isLocation } from '../transmit/values.js';
@@ -28,13 +28,13 @@ export class Reporter {
   #waiting = false;
   readonly #wallTime: WallTime;
   readonly #batcher: Batcher;
-  readonly #counters: AgentCounters;
+  readonly #counters: CoreCounters;
   readonly #maxHeld: number;
   /** Held records dropped because the held buffer was full (oldest first). */
   droppedHeld = 0;
 
   /** `maxHeld`: records held while the wall time is unknown (default 2000). */
-  constructor(wallTime: WallTime, batcher: Batcher, counters: AgentCounters, maxHeld = 2000) {
+  constructor(wallTime: WallTime, batcher: Batcher, counters: CoreCounters, maxHeld = 2000) {
     this.#wallTime = wallTime;
     this.#batcher = batcher;
     this.#counters = counters;
@@ -72,9 +72,10 @@ export class Reporter {
   #report(lane: Lane, name: string, ok: boolean, value: unknown, monotonicMs: number, prompt: boolean): void {
     this.#counters.reported++;
     const unixMs = this.#wallTime.toWallMs(monotonicMs);
-    if (unixMs === undefined) return this.#hold({ lane, head: encodeRecord(lane, name, ok, value), monotonicMs });
+    const head = encodeRecord(lane, name, ok, value);
+    if (unixMs === undefined) return this.#hold({ lane, head, monotonicMs });
     if (this.#held.length > 0) this.#release();
-    this.#batcher.add(lane, encodeRecord(lane, name, ok, value, stampTail(unixMs)), prompt);
+    this.#batcher.add(lane, head + stampTail(unixMs), prompt);
   }
 
   #hold(record: HeldRecord): void {

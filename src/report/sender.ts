@@ -17,8 +17,8 @@
  * `retryNow` cuts a back-off short when the service is known to be back (the
  * agent calls it on any successful request).
  */
-import type { AgentCounters } from '../agent/counters.js';
-import { logFailure, toAgentError, waitAfter, type AgentError } from '../errors.js';
+import type { CoreCounters } from '../agent/counters.js';
+import { type AgentError, info, logFailure, toAgentError, waitAfter, warn } from '../errors.js';
 import type { Clock, Logger, TimerHandle } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -60,12 +60,12 @@ export class Sender {
   readonly #outbox: Outbox;
   readonly #policy: RetryPolicy;
   readonly #logger: Logger;
-  readonly #counters: AgentCounters;
+  readonly #counters: CoreCounters;
   readonly #authRetryMs: number;
   /** Whether the last request reached the service. */
   online = false;
   /** Splits refused batches (400, 422) before anything is dropped; without it, they are isolated at once. */
-  refusals: Refusals | undefined;
+  declare refusals: Refusals | undefined;
 
   constructor(
     clock: Clock,
@@ -73,7 +73,7 @@ export class Sender {
     outbox: Outbox,
     policy: RetryPolicy,
     logger: Logger,
-    counters: AgentCounters,
+    counters: CoreCounters,
     /** Wait after a 401/403 before trying again, ms. */
     authRetryMs = 300000,
   ) {
@@ -193,7 +193,7 @@ export class Sender {
     this.#counters.requests++;
     this.#attempt = 0;
     this.online = true;
-    if (this.#authFailed) this.#logger.log('info', 'sender: token accepted');
+    if (this.#authFailed) info(this.#logger, 'sender: token accepted');
     this.#authFailed = false;
     this.#outbox.deliveryOk();
   }
@@ -216,7 +216,7 @@ export class Sender {
     }
     // At least the Retry-After of a 429 or 503 (decisions 10); the batch stays queued.
     const delayMs = waitAfter(error, this.#backoff());
-    if (this.#attempt === 1) this.#logger.log('warn', 'sender: delivery failed', { code: error.code, delayMs });
+    if (this.#attempt === 1) warn(this.#logger, 'sender: delivery failed', { code: error.code, delayMs });
     this.#wait(delayMs);
   }
 

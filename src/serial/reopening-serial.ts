@@ -14,7 +14,7 @@
  * configuration error (`config.invalid`, `unsupported`) is thrown at once:
  * reopening cannot fix it.
  */
-import { toAgentError, type AgentError } from '../errors.js';
+import { type AgentError, info, toAgentError } from '../errors.js';
 import type { Clock, Logger, Serial, SerialHandlers, SerialOptions, SerialPort, TimerHandle } from '../ports.js';
 import { fullJitter, type RetryPolicy } from '../retry/backoff.js';
 
@@ -89,7 +89,7 @@ export class ReopeningPort implements SerialPort {
         onData: (bytes) => {
           if (generation !== this.failures || this.state !== 'up') return; // a stale port's late bytes
           if (this.attempt > 0) {
-            this.logger.log('info', 'serial: port back', { port: String(this.options.port), attempts: this.attempt });
+            info(this.logger, 'serial: port back', { port: String(this.options.port), attempts: this.attempt });
             this.attempt = 0;
           }
           this.handlers.onData(bytes);

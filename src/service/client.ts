@@ -26,14 +26,14 @@ export class ServiceClient {
   readonly #http: HttpTransport;
   readonly #base: string;
   /** Called with every response's `Date` header (wall time learns from it). */
-  onDate: ((header: string | undefined) => void) | undefined;
+  declare onDate: ((header: string | undefined) => void) | undefined;
   /** Called after every 2xx answer: the service is reachable (the outbox retries at once). */
-  onSuccess: (() => void) | undefined;
+  declare onSuccess: (() => void) | undefined;
 
-  constructor(
-    http: HttpTransport,
-    readonly access: ServiceAccess,
-  ) {
+  declare readonly access: ServiceAccess;
+
+  constructor(http: HttpTransport, access: ServiceAccess) {
+    this.access = access;
     this.#http = http;
     this.#base = access.baseUrl.replace(/\/+$/, '');
   }

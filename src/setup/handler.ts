@@ -15,7 +15,7 @@
  * No answer and no log line carries a secret: a bad setting is named with its
  * value's type only, a trial's detail has the settings' secrets removed.
  */
-import { toAgentError } from '../errors.js';
+import { info, toAgentError, warn } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import { readJson } from '../reader.js';
 import { CodeGate } from './gate.js';
@@ -106,7 +106,7 @@ export class SetupHandler {
     if (method !== 'POST') return answer(405, { error: 'method not allowed' }, ['Allow', 'GET, POST']);
     const gate = this.#gate.check(authorization);
     if (!gate.open) {
-      this.#options.logger.log('warn', 'setup: wrong setup code', { status: gate.status });
+      warn(this.#options.logger, 'setup: wrong setup code', { status: gate.status });
       if (gate.status === 401)
         return answer(401, { error: 'wrong or missing setup code' }, ['WWW-Authenticate', 'Bearer']);
       return answer(429, { error: 'too many wrong codes', retryAfterS: gate.retryAfterS }, [
@@ -124,13 +124,13 @@ export class SetupHandler {
     }
     this.#busy = true;
     try {
-      this.#options.logger.log('info', 'setup: trying settings', {
+      info(this.#options.logger, 'setup: trying settings', {
         service: settings.serviceUrl,
         device: settings.deviceKey,
       });
       const failure = await trySettings(settings, this.#options.trial);
       if (failure !== undefined) {
-        this.#options.logger.log('warn', 'setup: settings refused', { reason: failure.reason, detail: failure.detail });
+        warn(this.#options.logger, 'setup: settings refused', { reason: failure.reason, detail: failure.detail });
         return answer(422, { error: 'settings did not work', ...failure });
       }
       this.#options.save(settings);
@@ -138,7 +138,7 @@ export class SetupHandler {
     } finally {
       this.#busy = false;
     }
-    this.#options.logger.log('info', 'setup: settings stored', { device: settings.deviceKey });
+    info(this.#options.logger, 'setup: settings stored', { device: settings.deviceKey });
     return {
       ...answer(200, { status: 'provisioned', device: settings.deviceKey, service: settings.serviceUrl }),
       after: () => this.#options.onProvisioned(settings),

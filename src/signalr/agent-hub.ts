@@ -20,7 +20,7 @@
  * (not an object, `states` not an array, a bad property) is logged and dropped.
  */
 import { parseDesiredRecords, type DesiredRecord, type DesiredStateSink } from '../agent/desired.js';
-import { logFailure } from '../errors.js';
+import { logFailure, warn } from '../errors.js';
 import type { RedactingLogger } from '../log/redact.js';
 import type { Logger } from '../ports.js';
 import { asObject } from '../reader.js';
@@ -94,7 +94,7 @@ export function linkAgent(
     if (queued < maxQueued) return enqueue(() => sink.applyDesired(record));
     dropped++;
     // Once per resync: the flood that follows is the same overflow.
-    if (!resyncQueued) logger.log('warn', 'hub: desired queue full', { key: record.key });
+    if (!resyncQueued) warn(logger, 'hub: desired queue full', { key: record.key });
     resync();
   };
   const notified = (args: readonly unknown[]): void => {

@@ -20,8 +20,8 @@
  * error code changes (an error line for 401/403, `auth`); `hub: stopped` (an
  * error line when the server closed for good, info after `stop()`).
  */
-import { opt, readObject, str } from '../reader.js';
-import { AgentError, logFailure, toAgentError, waitAfter } from '../errors.js';
+import { optStr, readObject } from '../reader.js';
+import { AgentError, info, logFailure, toAgentError, waitAfter } from '../errors.js';
 import type { TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
@@ -100,7 +100,7 @@ export class HubClient {
     const logger = this.#o.logger;
     if (state === 'connected') {
       this.#down = undefined;
-      logger.log('info', 'hub: connected');
+      info(logger, 'hub: connected');
     } else if (error && (state === 'stopped' || code !== this.#down)) {
       this.#down = code;
       const level = code === 'closed' ? 'info' : state === 'stopped' || code === 'auth' ? 'error' : 'warn';
@@ -205,7 +205,7 @@ export class HubClient {
     const handshaking = this.#state === 'handshaking';
     try {
       if (handshaking) {
-        const error = opt(str)(readObject(text, 'handshake')['error'], 'error');
+        const error = optStr(readObject(text, 'handshake')['error'], 'error');
         if (error !== undefined) throw new AgentError('hub', 'hub: handshake refused: ' + error);
         this.#sentMs = this.#receivedMs;
         this.#set('connected');

@@ -12,7 +12,7 @@
  * creates a HubInvoker over the client (docs/realtime.md).
  */
 import { AgentError } from '../errors.js';
-import { opt, str } from '../reader.js';
+import { optStr, str } from '../reader.js';
 import type { Clock } from '../ports.js';
 import { exceedsBytes } from '../utf8.js';
 import { HubMessageType } from '../wire.js';
@@ -28,8 +28,6 @@ export interface HubInvokerOptions {
   /** Largest outgoing record, separator included. Default 32768. */
   maxMessageBytes?: number;
 }
-
-const optStr = opt(str);
 
 /** Settles one invocation: with its result, or with an error (a string is the server's text). */
 type Settle = (result: unknown, error?: AgentError | string | null) => void;

@@ -16,7 +16,7 @@
  * Any other type, Ping and streams included, is `undefined` and ignored.
  * Malformed JSON or a bad field throws `wire.invalid`.
  */
-import { asArray, bool, opt, readObject, str } from '../reader.js';
+import { asArray, bool, opt, optStr, readObject, str } from '../reader.js';
 import { AgentError } from '../errors.js';
 import { exceedsBytes } from '../utf8.js';
 import { Hub, HubMessageType as T } from '../wire.js';
@@ -59,8 +59,6 @@ export type HubMessage = InvocationMessage | CompletionMessage | CloseMessage;
 export function encodeRecord(message: unknown): string {
   return JSON.stringify(message) + RS;
 }
-
-const optStr = opt(str);
 
 /**
  * Validates one record's text (separator removed); `undefined` for a type the

@@ -38,8 +38,8 @@ export class TransmitDecider {
   private lastValue: SampleValue = 0;
   private lastReportMs = 0;
   /** Per event: the arm of its Schmitt trigger; one shared empty array without threshold events. */
-  private readonly arms: number[];
-  private readonly events: readonly TransmitEvent[];
+  declare private readonly arms: number[];
+  declare private readonly events: readonly TransmitEvent[];
 
   constructor(events: readonly TransmitEvent[]) {
     this.events = events;

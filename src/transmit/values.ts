@@ -12,23 +12,18 @@ import { isObject } from '../reader.js';
 import { LocationFields } from '../wire.js';
 
 /** A sample value is a Location when it is an object (one test for the wire and the samples: reader.ts). */
-export function isLocation(value: SampleValue): value is Location {
-  return isObject(value);
-}
+export const isLocation = isObject as (value: SampleValue) => value is Location;
 
-function sameNumber(a: number | undefined, b: number | undefined): boolean {
-  return a === b || (a !== a && b !== b); // NaN equals NaN (rule 4)
+/** Strict equality, except that NaN equals NaN (rule 4); only a number is not itself. */
+function same(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b);
 }
 
 /** Rule 4 equality: NaN equals NaN; Locations equal when every field is. */
 export function sameValue(a: SampleValue, b: SampleValue): boolean {
-  if (isLocation(a) || isLocation(b)) {
-    if (!isLocation(a) || !isLocation(b)) return false;
-    for (const field of LocationFields) if (!sameNumber(a[field], b[field])) return false;
-    return true;
-  }
-  if (typeof a === 'number' && typeof b === 'number') return sameNumber(a, b);
-  return a === b;
+  if (!isLocation(a) || !isLocation(b)) return same(a, b);
+  for (const field of LocationFields) if (!same(a[field], b[field])) return false;
+  return true;
 }
 
 /** Copies `source` into `target` (fields absent in source are deleted from target). */
@@ -48,7 +43,7 @@ export function copyLocation(target: Location, source: Location): Location {
  */
 export function deltaReached(value: SampleValue, last: SampleValue, minimalChange: number): boolean {
   if (typeof value === 'number' && typeof last === 'number') return Math.abs(value - last) >= minimalChange;
-  if (!isLocation(value) || !isLocation(last)) return !sameValue(value, last);
+  if (!isLocation(value) || !isLocation(last)) return !same(value, last);
   const a = value.lat !== undefined && value.lon !== undefined;
   if (a !== (last.lat !== undefined && last.lon !== undefined)) return true;
   return a && distanceMeters(last.lat!, last.lon!, value.lat!, value.lon!) >= minimalChange;

@@ -17,9 +17,10 @@ import Preference from 'preference';
 import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
-import { logFailure, toAgentError } from '../../src/errors.js';
+import { info, logFailure, toAgentError } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
+import type { HttpTransport } from '../../src/ports.js';
 import { startAgentHub } from '../../src/signalr/agent-hub.js';
 import { EarliestValidUnixMs } from '../../src/wire.js';
 import { ModdableClock } from './clock.js';
@@ -85,16 +86,19 @@ export function run(
   const store = preferenceStore(blobPreference);
   // The `secure` dictionary of every SecureSocket (secure.ts); a linked feature's own settings.
   let secure: Record<string, unknown>;
+  let transport: HttpTransport;
   let updates: UpdatesLink | undefined;
   try {
     secure = secureOptions(board.caCert, pemToDer);
-    updates = features?.updates?.({ clock, http: moddableHttp(clock, 30_000, secure), store, logger });
+    transport = moddableHttp(clock, 30_000, secure);
+    updates = features?.updates?.({ clock, http: transport, store, logger });
   } catch (e) {
     return cannotStart(e);
   }
-  const http = updates?.http ?? moddableHttp(clock, 30_000, secure);
+  // One transport: with updates, the agent's is it wrapped (the trial watches the batches delivered).
+  const http = updates?.http ?? transport;
   logger.addSecret(token);
-  logger.log('info', 'agent booting', { service: baseUrl, device: board.deviceKey });
+  info(logger, 'agent booting', { service: baseUrl, device: board.deviceKey });
   // setup/network already asked SNTP (config `sntp`) on a board; ask again until it answers.
   if (board.sntp !== undefined && Date.now() < EarliestValidUnixMs) syncTime(board.sntp, clock, logger);
   // Custom channels take desired values only: this firmware has no application code to publish them.

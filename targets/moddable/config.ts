@@ -7,6 +7,7 @@
  * `board config: gnssRx: expected integer 0..63, got "x"`.
  */
 import { AgentError } from '../../src/errors.js';
+import { isObject } from '../../src/reader.js';
 import type { LogLevel } from '../../src/ports.js';
 
 /** Domain of the override preferences. */
@@ -103,7 +104,7 @@ export function readSettings<T>(
   manifest: unknown,
   override: (name: string) => unknown,
 ): T {
-  const base = (typeof manifest === 'object' && manifest !== null ? manifest : {}) as Record<string, unknown>;
+  const base = isObject(manifest) ? manifest : {};
   const board: Record<string, unknown> = {};
   for (const name in table) {
     const [a, b, fallback] = table[name];

@@ -2,5 +2,5 @@
 import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import type { BoardFeature } from './feature.js';
 
-export const gnssFeature: BoardFeature = (port, board, { serial, clock, logger }) =>
-  new GnssLocationProvider({ serial, port: { port, baudRate: board.gnssBaud }, clock, logger });
+export const gnssFeature: BoardFeature = (port, board, ports) =>
+  new GnssLocationProvider({ ...ports, port: { port, baudRate: board.gnssBaud } });

@@ -2,10 +2,5 @@
 import { ModbusProvider } from '../../src/modbus/provider.js';
 import type { BoardFeature } from './feature.js';
 
-export const modbusFeature: BoardFeature = (port, board, { serial, clock, logger }) =>
-  new ModbusProvider({
-    serial,
-    clock,
-    logger,
-    ports: { [board.modbusBus]: { port, directionPin: board.modbusDirPin } },
-  });
+export const modbusFeature: BoardFeature = (port, board, shared) =>
+  new ModbusProvider({ ...shared, ports: { [board.modbusBus]: { port, directionPin: board.modbusDirPin } } });

@@ -12,6 +12,7 @@ import type { Clock, HttpTransport, KeyValueStore, Logger, Serial } from '../../
 import type { ServiceClient } from '../../src/service/client.js';
 import type { HubClient } from '../../src/signalr/hub-client.js';
 import type { BoardConfig } from './config.js';
+import { warn } from '../../src/errors.js';
 
 /** The ports a feature's provider uses. */
 export interface FeaturePorts {
@@ -76,7 +77,7 @@ export function startFeatures(
     if (port === undefined) continue;
     if (linked?.serial && feature)
       providers.push(feature(port, board, (ports ??= { serial: linked.serial(board, clock), clock, logger })));
-    else logger.log('warn', 'boot: feature not in this firmware', { feature: name });
+    else warn(logger, 'boot: feature not in this firmware', { feature: name });
   }
   return providers;
 }

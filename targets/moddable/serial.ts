@@ -27,11 +27,11 @@ export function moddableSerial(
         (options.parity ?? 'none') !== 'none' ||
         (options.stopBits ?? 'one') !== 'one'
       ) {
-        throw new AgentError('unsupported', `serial ${options.port}: only 8N1 framing is available on this target`);
+        throw new AgentError('unsupported', `serial ${options.port}: 8N1 framing only on this target`);
       }
+      const name = `serial port ${options.port}`;
       const pins = pinsByPort[String(options.port)];
-      if (pins === undefined)
-        throw new AgentError('pin.unavailable', `serial port ${options.port} has no pins configured`);
+      if (pins === undefined) throw new AgentError('pin.unavailable', `${name} has no pins configured`);
       const port = Number(options.port);
       let direction: InstanceType<typeof Digital> | undefined;
       let serial: InstanceType<typeof Uart>;
@@ -53,27 +53,27 @@ export function moddableSerial(
         });
       } catch (e) {
         direction?.close();
-        throw new AgentError('pin.unavailable', `serial port ${options.port} cannot be opened`, { cause: e });
+        throw new AgentError('pin.unavailable', `${name} cannot be opened`, { cause: e });
       }
       const byteMs = (BITS_PER_BYTE * 1000) / options.baudRate;
-      // A fired timer's handle is ignored by clearTimer (the Clock port), so it is kept.
+      // A fired timer's handle, and undefined, are ignored by clearTimer (the Clock port), so it is kept.
       let release: TimerHandle | undefined;
       return {
         write(bytes: Uint8Array) {
           const dir = direction;
           if (dir !== undefined) {
-            if (release !== undefined) clock.clearTimer(release);
+            clock.clearTimer(release);
             dir.write(1);
           }
           try {
             serial.write(bytes);
           } catch (e) {
-            handlers.onError?.(new AgentError('network', `serial port ${options.port}: write failed`, { cause: e }));
+            handlers.onError?.(new AgentError('network', `${name}: write failed`, { cause: e }));
           }
           if (dir !== undefined) release = clock.setTimer(() => dir.write(0), Math.ceil((bytes.length + 1) * byteMs));
         },
         close() {
-          if (release !== undefined) clock.clearTimer(release);
+          clock.clearTimer(release);
           serial.close();
           direction?.close();
         },

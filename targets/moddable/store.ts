@@ -9,6 +9,7 @@
  * keys probe the next slot. A value over `maxValueBytes` is refused with
  * `too-large` (never truncated).
  */
+import { hashText } from '../../src/agent/channel-set.js';
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
 import { exceedsBytes } from '../../src/utf8.js';
@@ -25,14 +26,9 @@ const SEPARATOR = '\n';
 
 const MAX_PROBES = 16;
 
-/** FNV-1a, 32 bits, in base 36 (at most 7 characters). */
+/** FNV-1a, 32 bits, in base 36 (at most 7 characters): the high bits of the core's `hashText`. */
 export function fnv1a36(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(36);
+  return Math.floor(hashText(text) / 0x200000).toString(36);
 }
 
 /** Slot names of a hash chain: `base`, `base.1`, `base.2`, ... (kept contiguous). */

@@ -7,6 +7,7 @@ import SNTP from 'sntp';
 import type { Logger } from '../../src/ports.js';
 import { fullJitter, type RetryPolicy } from '../../src/retry/backoff.js';
 import type { ModdableClock } from './clock.js';
+import { info, warn } from '../../src/errors.js';
 
 /** Sets the board's clock from `host` (asking again after each failure). */
 export function syncTime(
@@ -20,10 +21,10 @@ export function syncTime(
     new SNTP({ host }, (message, value) => {
       if (message === SNTP.time && value !== undefined) {
         clock.setWallMs(value * 1000);
-        logger.log('info', 'sntp: time set', { host });
+        info(logger, 'sntp: time set', { host });
       } else if (message === SNTP.error) {
         const delayMs = policy.nextDelayMs(++attempt) ?? 300_000;
-        logger.log('warn', 'sntp: failed', { host, attempt, delayMs });
+        warn(logger, 'sntp: failed', { host, attempt, delayMs });
         clock.setTimer(ask, delayMs);
       }
     });

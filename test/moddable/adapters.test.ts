@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { AgentError } from '../../src/errors.js';
 import { readBoardConfig } from '../../targets/moddable/config.js';
 import { readUpdateSettings } from '../../targets/moddable/ota-settings.js';
-import { preferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
+import { fnv1a36, preferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
 import { TickUnwrapper } from '../../targets/moddable/ticks.js';
 import { splitUrl } from '../../targets/moddable/url.js';
 
@@ -231,6 +231,21 @@ describe('moddable target', () => {
       assert.equal(store.get('outbox/record/000001'), undefined);
       assert.deepEqual(store.keys(''), ['config/channels', 'outbox/record/000002']);
       assert.equal(prefs.data.size, 2);
+    });
+
+    it('names slots by FNV-1a 32 in base 36, as boards already store them (the published test vectors)', () => {
+      const vectors: [string, number][] = [
+        ['', 0x811c9dc5],
+        ['a', 0xe40c292c],
+        ['foobar', 0xbf9cf968],
+      ];
+      for (const [text, hash] of vectors) assert.equal(fnv1a36(text), hash.toString(36), text);
+      // UTF-16 code units, as the first firmware hashed them: 'é' is 0xe9, '€' 0x20ac.
+      assert.equal(
+        fnv1a36('é€'),
+        (Math.imul(Math.imul(0x811c9dc5 ^ 0xe9, 0x01000193) ^ 0x20ac, 0x01000193) >>> 0).toString(36),
+      );
+      assert.equal(fnv1a36('agent/channels'), '1e28rz7'); // as the firmware before this change named it
     });
 
     it('keeps colliding keys apart and finds them after a delete', () => {

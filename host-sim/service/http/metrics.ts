@@ -13,6 +13,7 @@ export interface MetricSources {
   openConnections(): number;
   connectionsRefused(): number;
   rateLimited(): number;
+  rateLimitedHeld(): number;
 }
 
 export class ServiceMetrics {
@@ -58,6 +59,11 @@ export class ServiceMetrics {
       sources.connectionsRefused(),
     );
     gauge('dds_rate_limited', 'Requests answered 429 (a token over its budget), since start', sources.rateLimited);
+    gauge(
+      'dds_rate_limited_held',
+      'Of those, 429s held until the Retry-After window ended (the token kept ignoring it), since start',
+      sources.rateLimitedHeld,
+    );
   }
 
   /** Counts one answered request; `route` is the declared path (or `dashboard`, `other`). */

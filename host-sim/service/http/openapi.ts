@@ -32,7 +32,8 @@ const problems: Readonly<Record<string, string>> = {
   '413': `A body over ${maxBodyBytes} bytes (1 MiB), or a string property over ${defaultLimits.maxPropertyBytes} UTF-8 bytes`,
   '429':
     `The access token's request budget is spent (a token bucket: ${defaultLimits.ratePerSecond} requests/s, ` +
-    `burst ${defaultLimits.burst}); Retry-After gives the seconds to wait`,
+    `burst ${defaultLimits.burst}); Retry-After gives the seconds to wait. Past ${defaultLimits.refusalsBeforeHold} ` +
+    'more refusals within one Retry-After, each further 429 is answered only when that Retry-After ends',
   '431': 'Request headers, or the URL, over 16 KB (the connection closes)',
   '500': 'An internal error (logged with its cause; the detail stays generic)',
   '503':
@@ -150,7 +151,8 @@ export function generateOpenApi(): Record<string, unknown> {
         'Every operation needs `Authorization: Bearer <token>`. Errors are RFC 9457 problem details. ' +
         'Timestamps in responses are Unix seconds with millisecond precision. List parameters repeat the key ' +
         'or carry one comma-separated value. Limits (docs/service.md#limits): ' +
-        `${defaultLimits.ratePerSecond} requests/s per access token, burst ${defaultLimits.burst} (429 beyond; the ` +
+        `${defaultLimits.ratePerSecond} requests/s per access token, burst ${defaultLimits.burst} (429 beyond, held ` +
+        `until its Retry-After ends past ${defaultLimits.refusalsBeforeHold} refusals within it; the ` +
         'hub negotiate, its upgrade and each SetProperties invocation over the hub draw on the same budget); ' +
         `${defaultLimits.maxConnections} open connections (503 beyond); request headers within ` +
         `${defaultLimits.headersTimeoutMs / 1000} s (408 beyond); a string property at most ` +

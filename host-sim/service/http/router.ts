@@ -3,14 +3,16 @@
  * finds the route's declaration (routes.ts), registers it with its query or
  * body schema (validated before the handler runs) and its 200 schema
  * (serialised by fast-json-stringify), and authenticates the bearer token and
- * takes one request of its budget (budget.ts, 429 beyond) before the body is read. A route that writes
- * waits for its turn (write-turns.ts) and while storage pauses writes. Handlers return the JSON value to answer with.
+ * takes one request of its budget (budget.ts, 429 beyond; held first for a
+ * token that keeps ignoring Retry-After) before the body is read. A route that
+ * writes waits for its turn, in a later turn of the event loop (write-turns.ts),
+ * and while storage pauses writes. Handlers return the JSON value to answer with.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Principal, TokenTable } from '../auth.js';
 import { ServiceError } from '../errors.js';
-import type { RequestBudget } from './budget.js';
+import { BudgetRefusal, type RequestBudget } from './budget.js';
 import { bodyParams, queryParams, type Params } from './query.js';
 import { WriteTurns } from './write-turns.js';
 import { routeSpec, routeSpecs, type Method, type RouteSpec } from './routes.js';
@@ -92,6 +94,14 @@ export function fastifySchema(spec: RouteSpec): Record<string, unknown> {
   return schema;
 }
 
+/**
+ * Waits `ms` of real time: how long a refusal is held. The length comes from the service clock (the
+ * budget's window); the timer does not keep the process alive (a closing service destroys the socket).
+ */
+function hold(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 export class Router {
   private readonly attached = new Set<RouteSpec>();
   /** Writes run one per turn of the event loop, round the tokens (write-turns.ts). */
@@ -122,7 +132,16 @@ export class Router {
       config: { ignoreBody: options.queryOnPost === true },
       onRequest: async (request: FastifyRequest) => {
         const principal = this.tokens.authenticate(request.raw);
-        this.budget.take(principal.token, request.nowMs);
+        try {
+          this.budget.take(principal.token, request.nowMs);
+        } catch (e) {
+          // A token that keeps ignoring Retry-After gets its 429 when the window ends (budget.ts).
+          if (e instanceof BudgetRefusal && e.holdMs > 0) {
+            this.budget.held++;
+            await hold(e.holdMs);
+          }
+          throw e;
+        }
         request.principal = principal;
       },
       handler: async (request) => {
@@ -131,8 +150,7 @@ export class Router {
           : bodyParams(request.body);
         const principal = request.principal as Principal;
         if (spec.writes === true) {
-          const turn = this.turns.turn(principal.token);
-          if (turn !== undefined) await turn;
+          await this.turns.turn(principal.token);
           const paused = this.whenWritable();
           if (paused !== undefined) await paused;
         }

@@ -1,11 +1,13 @@
 /**
  * Writes take turns (decisions 10: one token's flood must not slow another
  * device's reads). A write holds the event loop for its whole transaction
- * (better-sqlite3 is synchronous): a 100-state batch a few milliseconds. When
- * several writes are ready at once, running them back to back makes every
- * request that arrived meanwhile, reads included, wait for all of them. Here a
- * write waits for its turn instead: one write per turn of the event loop, so
- * between two writes Node reads the sockets again and answers what came in
+ * (better-sqlite3 is synchronous): a 100-state batch a few milliseconds. So a
+ * write never runs in the turn of the event loop its request was read in: it
+ * waits for that turn's check phase (`setImmediate`), after every socket the
+ * loop found ready together has been read, so a read that arrived with it is
+ * answered first (on a loaded machine, the service thread that waited for a
+ * core finds a read and writes ready at once). Then one write runs per turn,
+ * so between two writes Node reads the sockets again and answers what came in
  * (a read never waits for a turn); and the turns go round the access tokens,
  * so one token's queue of writes does not hold back another token's write.
  * The queues are bounded by the requests in flight, which the connection cap
@@ -20,18 +22,11 @@ export class WriteTurns {
   /** Access token -> its writes waiting, oldest first; the map's order is the round. */
   private readonly queues = new Map<string, Waiter[]>();
   private scheduled = false;
-  /** Writes that waited for a turn since start. */
+  /** Writes that took a turn since start. */
   waited = 0;
 
-  /**
-   * Resolves when a write of `token` may run: at once (undefined) if no write
-   * waits and none ran in this turn of the loop, else a promise.
-   */
-  turn(token: string): Promise<void> | undefined {
-    if (!this.scheduled && this.queues.size === 0) {
-      this.schedule(); // the next write of this loop turn waits
-      return undefined;
-    }
+  /** Resolves when a write of `token` may run: in a later check phase of the event loop, its turn. */
+  turn(token: string): Promise<void> {
     this.waited++;
     return new Promise<void>((go) => {
       const queue = this.queues.get(token);

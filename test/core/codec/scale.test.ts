@@ -13,6 +13,15 @@ describe('scaling (decisions 2)', () => {
 
   it('keeps large values exact', () => {
     assert.equal(scaleToValue(123456789, 2, 0), 246913578);
+    // Rounding to 9 decimals would give 1000630.813683984: past 1e6 the value is handed on as computed.
+    assert.equal(scaleToValue(1000630.3136839841, 1, 0.5), 1000630.8136839841);
+  });
+
+  it('hands on a scaled value that is not finite as it is (never rounded to 0 or NaN)', () => {
+    assert.equal(scaleToValue(Number.MAX_VALUE, 10, 0), Infinity);
+    assert.equal(scaleToValue(-Number.MAX_VALUE, 10, 0), -Infinity);
+    assert.ok(Number.isNaN(scaleToValue(NaN, 0.5, 1)));
+    assert.ok(Number.isNaN(scaleToValue(Infinity, 0.5, -Infinity)));
   });
 
   it('inverts: raw = (value - offset) / gain, rounded to counts', () => {

@@ -11,11 +11,11 @@ import { prng } from '../gnss/logs.js';
 
 /** A state record of `channel` (`<name>.reported`). */
 const encodeStateValue = (channel: string, value: unknown, unixMs: number) =>
-  encodeRecord('s', channel.replace(/\.reported$/, ''), true, value, stampTail(unixMs));
+  encodeRecord('s', channel.replace(/\.reported$/, ''), true, value) + stampTail(unixMs);
 const encodeStateError = (channel: string, errno: number, unixMs: number) =>
-  encodeRecord('s', channel.replace(/\.reported$/, ''), false, errno, stampTail(unixMs));
+  encodeRecord('s', channel.replace(/\.reported$/, ''), false, errno) + stampTail(unixMs);
 const encodeMeasurement = (metric: string, value: unknown, unixMs: number) =>
-  encodeRecord('m', metric, true, value, stampTail(unixMs));
+  encodeRecord('m', metric, true, value) + stampTail(unixMs);
 
 describe('report/records', () => {
   it('prints wire seconds from integers exactly as the double prints', () => {
