@@ -157,12 +157,16 @@ if (why !== undefined) {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', BEFORE], { cwd: root, encoding: 'utf8' }).trim();
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const changed = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     const beforeTree = join(scratch, 'before-tree');
     mkdirSync(beforeTree);
     execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${beforeTree}"`], { cwd: root });
     symlinkSync(join(root, 'node_modules'), join(beforeTree, 'node_modules'));
     console.log(
-      `before: ${BEFORE} (${commit}); after: this tree (HEAD ${head}, with its changes); ${STEADY_MS / 1000} s steady windows, ${IDLE_MS / 1000} s idle`,
+      `before: ${BEFORE} (${commit}); after: this tree (HEAD ${head}${changed === '' ? '' : ', with uncommitted changes'}); ${STEADY_MS / 1000} s steady windows, ${IDLE_MS / 1000} s idle`,
     );
     const before = await measure('before', beforeTree, scratch, [true, false]);
     const after = await measure('after', root, scratch, [true]);
@@ -194,7 +198,7 @@ if (why !== undefined) {
     console.log(
       JSON.stringify({
         before: { ref: BEFORE, commit, windows: b, idle: before.idle },
-        after: { head, windows: a, idle: after.idle },
+        after: { head, changed: changed !== '', windows: a, idle: after.idle },
         ratios,
       }),
     );
