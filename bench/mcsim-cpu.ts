@@ -110,6 +110,9 @@ async function measure(name: string, tree: string, scratch: string, windows: boo
         load1: +loadavg()[0]!.toFixed(2),
       });
       console.log(`${name} steady: ${JSON.stringify(steady[steady.length - 1])}`);
+      if (steady[steady.length - 1]!.records === 0) throw new Error(`${name}: no record stored in the window`);
+      const abort = sim.xsbug.lines.find((l) => /XS abort|unhandled exception/.test(l));
+      if (abort !== undefined) throw new Error(`${name}: ${abort}`);
     }
     // The same image and port, the service now asking for a report a day from every channel.
     await sim.stop();
