@@ -15,10 +15,18 @@ export interface UrlParts {
   path: string;
 }
 
+/**
+ * Compiled once: XS compiles a regular expression literal each time it is evaluated (a chunk allocation and,
+ * in the simulator, a read of /proc/self/maps for the C stack's limit), and the HTTP port splits every request's URL.
+ */
+const URL_PATTERN = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(?::(\d{1,5}))?(\/\S*)?$/i;
+
 /** Splits `url`; throws AgentError `config.invalid` on anything else (a bad port included). */
 export function splitUrl(url: string): UrlParts {
-  const match = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(?::(\d{1,5}))?(\/\S*)?$/i.exec(url);
+  const match = URL_PATTERN.exec(url);
   const port = Number(match?.[3] ?? (match?.[1] ? 443 : 80));
   if (!match || !(port > 0 && port < 65536)) throw new AgentError('config.invalid', `url: invalid: ${url}`);
-  return { secure: match[1] !== '', host: match[2]!.replace(/^\[|\]$/g, ''), port, path: match[4] ?? '/' };
+  const host = match[2]!;
+  // A bracketed IPv6 address (the pattern's first alternative) loses its brackets.
+  return { secure: match[1] !== '', host: host[0] === '[' ? host.slice(1, -1) : host, port, path: match[4] ?? '/' };
 }

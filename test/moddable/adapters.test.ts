@@ -62,6 +62,22 @@ describe('moddable target', () => {
       assert.deepEqual(splitUrl('ws://[::1]:81/?x=1'), { secure: false, host: '::1', port: 81, path: '/?x=1' });
     });
 
+    it('gives the same parts on every call (its pattern is compiled once and shared)', () => {
+      const urls = ['https://[fe80::1]:8443/a?b=1', 'http://h/x', 'ws://h2:9/'];
+      const first = urls.map((u) => splitUrl(u));
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual(
+          urls.map((u) => splitUrl(u)),
+          first,
+        );
+      assert.deepEqual(first[0], { secure: true, host: 'fe80::1', port: 8443, path: '/a?b=1' });
+      assert.equal(
+        code(() => splitUrl('http://[::1/')),
+        'config.invalid',
+        'an unclosed bracket',
+      );
+    });
+
     it('refuses other schemes and bad ports with config.invalid', () => {
       assert.equal(
         code(() => splitUrl('ftp://h/')),

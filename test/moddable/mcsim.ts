@@ -37,12 +37,12 @@ export function canSimulate(): boolean {
   return binDir !== undefined && existsSync(join(binDir, 'mcsim')) && onPath('xvfb-run');
 }
 
-function run(command: string, args: string[]): Promise<string> {
+function run(command: string, args: string[], cwd = root): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
-      { cwd: root, env: { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH}` }, maxBuffer: 64 << 20 },
+      { cwd, env: { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH}` }, maxBuffer: 64 << 20 },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${command} failed: ${stderr.slice(-2000)}`)) : resolve(stdout),
     );
@@ -50,20 +50,22 @@ function run(command: string, args: string[]): Promise<string> {
 }
 
 /**
- * Bundles the agent and builds `manifest` (default the root manifest.json) for
- * lin with `mcconfig -d -m -p lin -t build` and `name=value` settings into
- * `outDir`; returns the path of the simulator's mc.so.
+ * Bundles the agent of the source tree `tree` (default this repository; bench:mcsim passes another
+ * commit's) and builds `manifest` (default the tree's manifest.json) for lin with
+ * `mcconfig -d -m -p lin -t build` and `name=value` settings into `outDir`; returns the path of the
+ * simulator's mc.so.
  */
 export async function buildFirmware(
   outDir: string,
   settings: string[],
   manifest = join(root, 'manifest.json'),
+  tree = root,
 ): Promise<string> {
-  await run(process.execPath, [
-    join(root, 'node_modules', 'rollup', 'dist', 'bin', 'rollup'),
-    '-c',
-    'rollup.config.mjs',
-  ]);
+  await run(
+    process.execPath,
+    [join(root, 'node_modules', 'rollup', 'dist', 'bin', 'rollup'), '-c', 'rollup.config.mjs'],
+    tree,
+  );
   mkdirSync(outDir, { recursive: true });
   await run('mcconfig', ['-d', '-m', '-p', 'lin', '-t', 'build', '-o', outDir, manifest, ...settings]);
   // mcconfig names the build after the manifest's directory.
@@ -74,14 +76,14 @@ export async function buildFirmware(
  * Writes `dir`/manifest.json: the root manifest plus `extra` (e.g. resources),
  * with the simulator's preferences (config.file.root of platform lin, where the
  * SDK's `preference` keeps modpreferences.json) in `dir`/prefs/ instead of the
- * root manifest's fixed folder, so runs never share or collide. Returns its path.
+ * root manifest's fixed folder, so runs never share or collide (`tree`: whose manifest). Returns its path.
  */
-export function simManifest(dir: string, extra: Record<string, unknown> = {}): string {
+export function simManifest(dir: string, extra: Record<string, unknown> = {}, tree = root): string {
   const manifest = join(dir, 'manifest.json');
   writeFileSync(
     manifest,
     JSON.stringify({
-      include: [join(root, 'manifest.json')],
+      include: [join(tree, 'manifest.json')],
       ...extra,
       platforms: { lin: { config: { file: { root: `${simPrefs(dir)}/` } } } },
     }),
