@@ -26,6 +26,12 @@ export interface Answer {
   keep: boolean;
 }
 
+// Compiled once, at the first answer (url.ts says why not at the module's top level): an answer is read again
+// with every fragment that arrives.
+let statusLine: RegExp | undefined;
+let chunkSize: RegExp | undefined;
+let digits: RegExp | undefined;
+
 /** `malformed <what>: <the text, cut>`. */
 const bad = (what: string, text: string): AgentError =>
   new AgentError('network', `malformed ${what}: ${text.slice(0, 40)}`);
@@ -46,7 +52,7 @@ export function readAnswer(b: Uint8Array, closed: boolean, at = 0): Answer | und
   while ((end = eol(b, end)) >= 0 && eol(b, end + 2) !== end + 2) end += 2;
   if (end < 0) return undefined;
   const [line, ...fields] = text(b, at, end).split('\r\n');
-  const match = /^HTTP\/1\.([01]) (\d\d\d)( |$)/.exec(line!);
+  const match = (statusLine ??= /^HTTP\/1\.([01]) (\d\d\d)( |$)/).exec(line!);
   if (!match) throw bad('status line', line!);
   const status = Number(match[2]);
   const headers: Record<string, string> = {};
@@ -59,19 +65,19 @@ export function readAnswer(b: Uint8Array, closed: boolean, at = 0): Answer | und
   }
   at = end + 4;
   if (status < 200) return readAnswer(b, closed, at);
-  const connection = headers.connection ?? '';
+  const connection = (headers.connection ?? '').toLowerCase();
   const length = headers['content-length'];
-  let keep = /keep-alive/i.test(connection) || (match[1] === '1' && !/close/i.test(connection));
+  let keep = connection.includes('keep-alive') || (match[1] === '1' && !connection.includes('close'));
   let body = b.subarray(at, at);
   if (status === 204 || status === 304) {
     // no body
-  } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
+  } else if ((headers['transfer-encoding'] ?? '').toLowerCase().includes('chunked')) {
     const parts: Uint8Array[] = [];
     let size = 1;
     for (let nl; size;) {
       if ((nl = eol(b, at)) < 0) return undefined;
       const line = text(b, at, nl);
-      if (!/^[0-9a-f]{1,7}([ \t;]|$)/i.test(line)) throw bad('chunk size', line);
+      if (!(chunkSize ??= /^[0-9a-f]{1,7}([ \t;]|$)/i).test(line)) throw bad('chunk size', line);
       size = parseInt(line, 16);
       at = nl + 2;
       if (size) {
@@ -87,7 +93,7 @@ export function readAnswer(b: Uint8Array, closed: boolean, at = 0): Answer | und
     body = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
     parts.reduce((n, part) => (body.set(part, n), n + part.length), 0);
   } else if (length !== undefined) {
-    if (!/^\d{1,9}$/.test(length)) throw bad('content-length', length);
+    if (!(digits ??= /^\d{1,9}$/).test(length)) throw bad('content-length', length);
     if (b.length < at + Number(length)) return undefined;
     body = b.subarray(at, (at += Number(length)));
   } else if (closed) {

@@ -16,14 +16,16 @@ export interface UrlParts {
 }
 
 /**
- * Compiled once: XS compiles a regular expression literal each time it is evaluated (a chunk allocation and,
- * in the simulator, a read of /proc/self/maps for the C stack's limit), and the HTTP port splits every request's URL.
+ * Compiled once, at the first call: XS compiles a regular expression literal each time it is evaluated (a chunk
+ * allocation and, in the simulator, a read of /proc/self/maps for the C stack's limit), and the HTTP port splits
+ * every request's URL. Not at the module's top level: a pattern made there is preloaded into flash on a board,
+ * and XS matches a preloaded pattern in a temporary (a preloaded build crashed in `fx_RegExp_prototype_exec`).
  */
-const URL_PATTERN = /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(?::(\d{1,5}))?(\/\S*)?$/i;
+let urlPattern: RegExp | undefined;
 
 /** Splits `url`; throws AgentError `config.invalid` on anything else (a bad port included). */
 export function splitUrl(url: string): UrlParts {
-  const match = URL_PATTERN.exec(url);
+  const match = (urlPattern ??= /^(?:http|ws)(s?):\/\/(\[[^\]]+\]|[^/:?#\s]+)(?::(\d{1,5}))?(\/\S*)?$/i).exec(url);
   const port = Number(match?.[3] ?? (match?.[1] ? 443 : 80));
   if (!match || !(port > 0 && port < 65536)) throw new AgentError('config.invalid', `url: invalid: ${url}`);
   const host = match[2]!;
