@@ -11,6 +11,7 @@
 import { statSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { defaultLimits } from '../../host-sim/service/limits.js';
+import { Paths } from '../../src/wire.js';
 import { defaultCheckpointerOptions } from '../../host-sim/service/store/checkpointer.js';
 import { call, sharedNow, startFlooder, type Span } from './flooder.js';
 import { ThreadProbe, type ThreadFigures } from './probe.js';
@@ -90,7 +91,7 @@ function dbBytes(path: string | undefined): number {
 
 /** Reads the reader's newest states every `everyMs` for `durationMs`; each read's span. */
 async function readLoop(t: FloodTarget, agent: Agent, durationMs: number, everyMs: number): Promise<Span[]> {
-  const path = `/api/v1/states/read/last?device=${encodeURIComponent(t.reader.key)}`;
+  const path = `${Paths.statesReadLast}?device=${encodeURIComponent(t.reader.key)}`;
   const spans: Span[] = [];
   const end = performance.now() + durationMs;
   while (performance.now() < end) {
@@ -116,14 +117,14 @@ export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 
     const seed = Array.from({ length: 10 }, (_, i) => ({ channel: `c${i}.reported`, value: i }));
     const w = await call(
       readerAgent,
-      `${t.url}/api/v1/states/write`,
+      t.url + Paths.statesWrite,
       'POST',
       t.reader.token,
       JSON.stringify({ device: t.reader.key, states: seed }),
     );
     const p = await call(
       readerAgent,
-      `${t.url}/api/v1/properties/set`,
+      t.url + Paths.propertiesSet,
       'POST',
       t.adminToken,
       JSON.stringify({ device: t.flooder.key, values: { note: '' } }),

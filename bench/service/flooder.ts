@@ -12,6 +12,7 @@
 import { Agent, request } from 'node:http';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { defaultLimits } from '../../host-sim/service/limits.js';
+import { Paths } from '../../src/wire.js';
 
 /** What the flooder's worker is given. */
 export interface FlooderSetup {
@@ -71,12 +72,12 @@ async function flood(s: FlooderSetup, stopped: () => boolean): Promise<FlooderCo
       const [path, body, states] =
         i % 2 === 0
           ? [
-              '/api/v1/properties/set',
+              Paths.propertiesSet,
               { device: s.key, values: { note: `${i % 10}`.repeat(defaultLimits.maxPropertyBytes) } },
               0,
             ]
           : [
-              '/api/v1/states/write',
+              Paths.statesWrite,
               {
                 device: s.key,
                 states: Array.from({ length: 100 }, (_, k) => ({ channel: `c${k}.reported`, value: i })),

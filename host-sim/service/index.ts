@@ -227,7 +227,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         try {
           await app.close();
         } finally {
-          storage.close();
+          await storage.close();
         }
       })();
       return closed;

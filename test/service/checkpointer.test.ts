@@ -78,7 +78,7 @@ describe('service storage: the WAL checkpoint thread', function () {
       assert.ok(now !== undefined && now.log < fileFrames, `${now?.log} frames in a file of ${fileFrames}`);
       assert.deepEqual(errors, []);
     } finally {
-      checkpointer.close();
+      await checkpointer.close();
       db.close();
     }
   });
@@ -104,12 +104,12 @@ describe('service storage: the WAL checkpoint thread', function () {
       checkpointer.nudge(); // a no-op now
       assert.equal(errors.length, 1);
     } finally {
-      checkpointer.close();
+      await checkpointer.close();
       db.close();
     }
   });
 
-  it('runs no thread for a database in memory', () => {
+  it('runs no thread for a database in memory', async () => {
     const db = new Database(':memory:');
     const checkpointer = startCheckpointer(db, ':memory:', {
       restartFrames: 100,
@@ -118,7 +118,7 @@ describe('service storage: the WAL checkpoint thread', function () {
       onError: () => assert.fail('no thread to fail'),
     });
     assert.equal(checkpointer.whenWritable(), undefined);
-    checkpointer.close();
+    await checkpointer.close();
     db.close();
   });
 });

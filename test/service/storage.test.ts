@@ -5,7 +5,7 @@
  * aggregation in JavaScript on random series (property test).
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -28,14 +28,22 @@ describe('service storage (SQLite)', () => {
   });
   afterEach(() => s.close());
 
-  it('rebuilds the newest point of every series from the history when a database file is reopened', () => {
+  it('rebuilds the newest point of every series from the history when a database file is reopened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dds-storage-'));
+    // The checkpoint thread's port: open while the file is, gone once close() resolves.
+    const ports = (): number => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
+    const portsBefore = ports();
     try {
       const file = openSqliteStorage(join(dir, 'db.sqlite'));
+      assert.equal(ports(), portsBefore + 1, 'a file has a checkpoint thread');
       file.states.write([p('x', 30, 3), p('x', 10, 1), p('y', 5, 'five'), p('z', 7, undefined, -5)]);
       file.states.write([{ ...p('w', 1, true), device: 'other' }]);
       const before = file.states.latest('d', null, 0);
-      file.close();
+      await file.close();
+      // Closed means closed: the checkpoint thread has ended (nothing opens the files after this, a scratch
+      // folder may go), and the last connection out removed the log's files.
+      assert.equal(ports(), portsBefore, 'the checkpoint thread ended before close() resolved');
+      assert.deepEqual(readdirSync(dir), ['db.sqlite']);
       const again = openSqliteStorage(join(dir, 'db.sqlite'));
       assert.deepEqual(again.states.latest('d', null, 0), before);
       assert.deepEqual(
@@ -48,7 +56,7 @@ describe('service storage (SQLite)', () => {
       );
       assert.deepEqual(again.states.names('d'), ['x', 'y', 'z']);
       assert.deepEqual(again.states.latest('other', ['w', 'ghost', 'w'], 0).length, 1);
-      again.close();
+      await again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -40,7 +40,7 @@ export class RequestBudget {
   private readonly buckets = new Map<string, Bucket>();
   /** Requests refused with 429 since start (the metrics read it). */
   refused = 0;
-  /** Of those, refusals held before their answer (counted by the HTTP router, which holds them). */
+  /** Of those, refusals marked to be held before their answer (the HTTP router holds them). */
   held = 0;
 
   constructor(
@@ -72,6 +72,7 @@ export class RequestBudget {
       b.refusedInWindow = 0;
     } else if (++b.refusedInWindow > this.refusalsBeforeHold) {
       holdMs = b.windowEndMs - nowMs;
+      this.held++;
     }
     throw new BudgetRefusal(
       `request budget spent: ${this.ratePerSecond} requests/s, burst ${this.burst}; retry after ${waitS} s`,

@@ -136,10 +136,7 @@ export class Router {
           this.budget.take(principal.token, request.nowMs);
         } catch (e) {
           // A token that keeps ignoring Retry-After gets its 429 when the window ends (budget.ts).
-          if (e instanceof BudgetRefusal && e.holdMs > 0) {
-            this.budget.held++;
-            await hold(e.holdMs);
-          }
+          if (e instanceof BudgetRefusal && e.holdMs > 0) await hold(e.holdMs);
           throw e;
         }
         request.principal = principal;

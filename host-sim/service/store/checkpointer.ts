@@ -46,10 +46,21 @@ export interface Checkpointer {
   nudge(): void;
   /** Undefined while writes may go ahead; else a promise that resolves when they may. */
   whenWritable(): Promise<void> | undefined;
-  close(): void;
+  /**
+   * Asks the thread to close its connection; resolves once the thread has ended (after CLOSE_WAIT_MS it is
+   * terminated), so that nothing touches the database's files after it (a test's scratch folder is removed then).
+   */
+  close(): Promise<void>;
 }
 
-const none: Checkpointer = { nudge: () => undefined, whenWritable: () => undefined, close: () => undefined };
+/** The longest wait for the thread to end at `close()` before it is terminated. */
+export const CLOSE_WAIT_MS = 2000;
+
+const none: Checkpointer = {
+  nudge: () => undefined,
+  whenWritable: () => undefined,
+  close: () => Promise.resolve(),
+};
 
 /** Starts the checkpoint thread for `db` at `path` (none for `:memory:`), and moves the automatic checkpoint to the backstop. */
 export function startCheckpointer(db: Database.Database, path: string, options: CheckpointerOptions): Checkpointer {
@@ -60,6 +71,7 @@ export function startCheckpointer(db: Database.Database, path: string, options: 
   db.pragma(`wal_autocheckpoint = ${options.backstopFrames}`);
   let state: 'running' | 'failed' | 'closed' = 'running';
   let pause: { promise: Promise<void>; resume: () => void; timer: NodeJS.Timeout } | undefined;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
 
   const resume = (): void => {
     if (pause === undefined) return;
@@ -92,10 +104,14 @@ export function startCheckpointer(db: Database.Database, path: string, options: 
       if (state === 'running') worker.postMessage('nudge');
     },
     whenWritable: () => pause?.promise,
-    close() {
+    async close() {
       resume();
       if (state === 'running') worker.postMessage('close');
+      else void worker.terminate();
       state = 'closed';
+      const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

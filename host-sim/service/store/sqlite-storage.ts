@@ -63,9 +63,10 @@ export function openSqliteStorage(path: string, logError: (line: string) => void
       }
     },
     sizeBytes: () => (pages.get() as number) * pageSize,
-    close: () => {
-      checkpointer.close();
+    close: async () => {
+      const ended = checkpointer.close();
       db.close();
+      await ended;
     },
   };
 }

@@ -116,5 +116,6 @@ export interface Storage {
   probe(): void;
   /** Bytes of the database file (pages x page size; 0 in memory is the used pages). */
   sizeBytes(): number;
-  close(): void;
+  /** Closes the database; resolves once nothing (the checkpoint thread included) touches its files. */
+  close(): Promise<void>;
 }
