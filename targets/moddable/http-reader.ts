@@ -72,8 +72,10 @@ export function readAnswer(b: Uint8Array, closed: boolean, at = 0): Answer | und
   if (status === 204 || status === 304) {
     // no body
   } else if ((headers['transfer-encoding'] ?? '').toLowerCase().includes('chunked')) {
-    const parts: Uint8Array[] = [];
+    // The chunks' data, copied together (never longer than the bytes received).
+    const data = new Uint8Array(b.length);
     let size = 1;
+    let n = 0;
     for (let nl; size;) {
       if ((nl = eol(b, at)) < 0) return undefined;
       const line = text(b, at, nl);
@@ -82,7 +84,8 @@ export function readAnswer(b: Uint8Array, closed: boolean, at = 0): Answer | und
       at = nl + 2;
       if (size) {
         if (b.length < at + size + 2) return undefined;
-        parts.push(b.subarray(at, (at += size)));
+        data.set(b.subarray(at, (at += size)), n);
+        n += size;
         if (b[at] !== 13 || b[at + 1] !== 10) throw bad('chunk end', text(b, at, at + 2));
         at += 2;
       }
@@ -90,8 +93,7 @@ export function readAnswer(b: Uint8Array, closed: boolean, at = 0): Answer | und
     // Trailer lines, up to the empty one.
     for (let nl; (nl = eol(b, at)) !== at; at = nl + 2) if (nl < 0) return undefined;
     at += 2;
-    body = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-    parts.reduce((n, part) => (body.set(part, n), n + part.length), 0);
+    body = data.subarray(0, n);
   } else if (length !== undefined) {
     if (!(digits ??= /^\d{1,9}$/).test(length)) throw bad('content-length', length);
     if (b.length < at + Number(length)) return undefined;
