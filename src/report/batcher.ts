@@ -4,7 +4,7 @@
  * `maxRecords`, when its JSON would pass `maxBytes`, or `maxAgeMs` after its
  * first record. A closed batch goes to `onBatch` (the outbox).
  */
-import type { Clock, TimerHandle } from '../ports.js';
+import type { Clock, ReusableTimer } from '../ports.js';
 import { utf8Length } from '../utf8.js';
 import type { Lane } from './outbox-options.js';
 
@@ -46,8 +46,9 @@ interface LaneBuffer {
 
 export class Batcher {
   readonly #lanes: Record<Lane, LaneBuffer> = { s: { parts: [], bytes: 2 }, m: { parts: [], bytes: 2 } };
-  #timer: TimerHandle | undefined;
-  readonly #clock: Clock;
+  /** The age timer (one, re-armed: `flush` when it fires), and whether it is armed. */
+  readonly #timer: ReusableTimer;
+  #armed = false;
   readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;
   readonly #options: BatchOptions;
 
@@ -57,7 +58,7 @@ export class Batcher {
     onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
   ) {
     this.#options = options;
-    this.#clock = clock;
+    this.#timer = clock.timer(() => this.flush());
     this.#onBatch = onBatch;
   }
 
@@ -79,8 +80,9 @@ export class Batcher {
     ) {
       this.#close(lane);
     }
-    if (this.#timer === undefined && this.pending > 0) {
-      this.#timer = this.#clock.setTimer(this.#onAge, this.#options.maxAgeMs);
+    if (!this.#armed && this.pending > 0) {
+      this.#armed = true;
+      this.#timer.schedule(this.#options.maxAgeMs);
     }
   }
 
@@ -91,14 +93,11 @@ export class Batcher {
 
   /** Closes both lanes now. */
   flush(): void {
-    this.#clock.clearTimer(this.#timer);
-    this.#timer = undefined;
+    this.#armed = false;
+    this.#timer.unschedule();
     this.#close('s');
     this.#close('m');
   }
-
-  /** The timer of the oldest open record (flush clears its fired handle, which the clock ignores). */
-  readonly #onAge = (): void => this.flush();
 
   #close(lane: Lane): void {
     const buffer = this.#lanes[lane];
