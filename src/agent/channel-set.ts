@@ -152,14 +152,12 @@ export class ChannelSet {
     const slot = this.slots.get(dot < 0 ? key : key.slice(0, dot));
     const field = dot < 0 ? '' : key.slice(dot + 1);
     // Only running channels and location fields: keeps the watermarks bounded whatever the hub sends.
-    if (slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')))) {
-      this.#counters.desiredIgnored++;
-      warn(c.logger, 'desired: no such channel', { key });
-      return;
-    }
+    const unknown =
+      slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')));
     const last = this.#appliedMs.get(key);
-    if ((last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
+    if (unknown || (last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
       this.#counters.desiredIgnored++;
+      if (unknown) warn(c.logger, 'desired: no such channel', { key });
       return;
     }
     const nowMs = this.#wallTime.nowMs();

@@ -80,15 +80,11 @@ export class Batcher {
     ) {
       this.#close(lane);
     }
-    if (!this.#armed && this.pending > 0) {
+    // Records wait here unless this lane just closed; while the other lane holds any, the timer is armed.
+    if (!this.#armed && buffer.parts.length > 0) {
       this.#armed = true;
       this.#timer.schedule(this.#options.maxAgeMs);
     }
-  }
-
-  /** Records waiting in open batches. */
-  get pending(): number {
-    return this.#lanes.s.parts.length + this.#lanes.m.parts.length;
   }
 
   /** Closes both lanes now. */

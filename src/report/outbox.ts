@@ -126,7 +126,7 @@ export class Outbox {
       try {
         this.#store.set(this.#key(slot), encodeEntry(entry.seq, entry.lane, entry.count, entry.json));
       } catch (e) {
-        return this.#trouble('outbox: store write failed, RAM only', e);
+        return this.#trouble('outbox: store write failed, RAM only', toAgentError(e).message);
       }
       this.#taken[slot] = true;
       entry.slot = slot;
@@ -189,10 +189,9 @@ export class Outbox {
   }
 
   /** Logs store trouble once until a persist succeeds again. */
-  #trouble(message: string, error?: unknown): void {
+  #trouble(message: string, reason?: string): void {
     if (this.#storeTrouble) return;
     this.#storeTrouble = true;
-    const reason = error === undefined ? undefined : toAgentError(error).message;
     warn(this.#logger, message, { persisted: this.persisted, reason });
   }
 

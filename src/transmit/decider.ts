@@ -60,7 +60,7 @@ export class TransmitDecider {
       } else if (!sample.ok) {
         // an error takes no value event
       } else if (event.type === 'threshold') {
-        if (this.crossed(i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
+        if (crossed(this.arms, i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
       } else if (
         event.type === 'change' // rule 4 (NaN equals NaN), else rule 5
           ? !sameValue(sample.value, this.lastValue)
@@ -85,17 +85,17 @@ export class TransmitDecider {
       this.lastState = sample.errno;
     }
   }
+}
 
-  /**
-   * Moves the Schmitt trigger of event `i`: up at value >= threshold, down at
-   * value <= threshold - hysteresis. True on a crossing; the first numeric sample
-   * only sets the arm, and NaN or a non-number moves nothing.
-   */
-  private crossed(i: number, threshold: number, hysteresis: number, value: SampleValue): boolean {
-    if (typeof value !== 'number' || value !== value) return false;
-    const arm = this.arms[i];
-    const up = arm === ABOVE ? value > threshold - hysteresis : value >= threshold;
-    this.arms[i] = up ? ABOVE : BELOW;
-    return arm !== UNKNOWN && up !== (arm === ABOVE);
-  }
+/**
+ * Moves the Schmitt trigger `arms[i]`: up at value >= threshold, down at
+ * value <= threshold - hysteresis. True on a crossing; the first numeric sample
+ * only sets the arm, and NaN or a non-number moves nothing.
+ */
+function crossed(arms: number[], i: number, threshold: number, hysteresis: number, value: SampleValue): boolean {
+  if (typeof value !== 'number' || value !== value) return false;
+  const arm = arms[i];
+  const up = arm === ABOVE ? value > threshold - hysteresis : value >= threshold;
+  arms[i] = up ? ABOVE : BELOW;
+  return arm !== UNKNOWN && up !== (arm === ABOVE);
 }
