@@ -129,8 +129,11 @@ export class ChannelSet {
       eventLists.set(text, events);
       this.#start(channel, signatures.get(channel.key) ?? 0, events, now);
     }
-    for (const key of before) this.#former.add(key);
-    for (const key of this.#former) if (this.isConfigured(key)) this.#former.delete(key);
+    // Keys configured before (and earlier) that are not now; one configured again is no longer former.
+    for (const key of [...before, ...this.#former]) {
+      if (this.isConfigured(key)) this.#former.delete(key);
+      else this.#former.add(key);
+    }
     info(c.logger, 'channels configured', { channels: this.slots.size, kept });
   }
 

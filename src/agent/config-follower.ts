@@ -62,16 +62,17 @@ export class ConfigFollower {
 
   /** Runs the cached configuration (if any), then reads the service's; resolves after the first attempt. */
   start(): Promise<void> {
+    const c = this.#c;
     this.#running = true;
     try {
-      const text = this.#c.store.get(storeKey);
+      const text = c.store.get(storeKey);
       if (text !== undefined) {
         this.#use(text, parseChannelList(JSON.parse(text) as unknown));
-        info(this.#c.logger, 'starting from the cached configuration');
+        info(c.logger, 'starting from the cached configuration');
       }
     } catch (e) {
       // A corrupt copy is ignored: the service's is read as usual.
-      logFailure(this.#c.logger, 'warn', 'cached configuration unreadable', e, { key: storeKey });
+      logFailure(c.logger, 'warn', 'cached configuration unreadable', e, { key: storeKey });
     }
     return this.nudge('start');
   }

@@ -67,7 +67,7 @@ export class Batcher {
    * user's action, such as a desired echo) closes the lane at once, with the
    * records before it, instead of waiting for the batch timer.
    */
-  add(lane: Lane, record: string, prompt = false): void {
+  add(lane: Lane, record: string, prompt?: boolean): void {
     const buffer = this.#lanes[lane];
     const size = byteLength(record) + 1; // and its comma
     if (buffer.parts.length > 0 && buffer.bytes + size > this.#options.maxBytes) this.#close(lane);

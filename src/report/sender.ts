@@ -90,9 +90,9 @@ export class Sender {
     return this.#state;
   }
 
-  /** Starts a delivery if idle and something is queued. */
+  /** Starts a delivery if idle and something is queued (#sendNext finds whether it is). */
   kick(): void {
-    if (this.#state === 'idle' && this.#outbox.batches > 0) void this.#sendNext();
+    if (this.#state === 'idle') void this.#sendNext();
   }
 
   /** Retries at once (e.g. after a successful config read shows the service is back). */
@@ -170,8 +170,10 @@ export class Sender {
             continue;
           }
           this.#counters.rejected++;
-          const record = chunk[0]!.slice(0, 160);
-          this.#logger.log('error', 'sender: record refused, dropped', { status: error.status, record });
+          this.#logger.log('error', 'sender: record refused, dropped', {
+            status: error.status,
+            record: chunk[0]!.slice(0, 160),
+          });
         }
         const rest = pending.flat();
         left = rest.length;
@@ -204,8 +206,11 @@ export class Sender {
       this.online = true;
       this.#outbox.remove(seq);
       this.#counters.rejected += count;
-      const fields = { status: error.status, records: count, reason: error.message };
-      return this.#logger.log('error', 'sender: batch refused, dropped', fields);
+      return this.#logger.log('error', 'sender: batch refused, dropped', {
+        status: error.status,
+        records: count,
+        reason: error.message,
+      });
     }
     this.#outbox.deliveryFailed();
     this.online = error.code === 'auth'; // only a refused token counts as reaching the service

@@ -50,6 +50,7 @@ export class TransmitDecider {
   decide(sample: Sample, nowMs: number): boolean {
     const events = this.events;
     const state = this.lastState;
+    const last = this.lastValue;
     // Rule 1 (first sample), rule 2 (value <-> error, another errno), rule 3 (no events).
     let report = state === NOT_REPORTED || (sample.ok ? state !== OK : sample.errno !== state) || events.length === 0;
     // Rule 8: the OR of all events; every event is evaluated, so that each trigger moves on every sample.
@@ -63,8 +64,8 @@ export class TransmitDecider {
         if (crossed(this.arms, i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
       } else if (
         event.type === 'change' // rule 4 (NaN equals NaN), else rule 5
-          ? !sameValue(sample.value, this.lastValue)
-          : deltaReached(sample.value, this.lastValue, event.minimalChange)
+          ? !sameValue(sample.value, last)
+          : deltaReached(sample.value, last, event.minimalChange)
       ) {
         report = true;
       }
