@@ -127,7 +127,7 @@ export class ChannelSet {
       const text = JSON.stringify(channel.transmitEvents);
       const events = eventLists.get(text) ?? channel.transmitEvents;
       eventLists.set(text, events);
-      this.#start(channel, signatures.get(channel.key) ?? 0, events, now);
+      this.#start(channel, signatures.get(channel.key)!, events, now); // every channel's is set above
     }
     // Keys configured before (and earlier) that are not now; one configured again is no longer former.
     for (const key of [...before, ...this.#former]) {

@@ -100,7 +100,10 @@ export class Outbox {
     const bytes = byteLength(json);
     this.#release(entry.slot);
     this.#tally(count - entry.count, bytes - entry.bytes);
-    Object.assign(entry, { slot: -1, json, count, bytes });
+    entry.slot = -1;
+    entry.json = json;
+    entry.count = count;
+    entry.bytes = bytes;
     if (this.#offline) this.persist();
   }
 
@@ -133,10 +136,6 @@ export class Outbox {
       entry.json = undefined;
     }
     this.#storeTrouble = false;
-  }
-
-  get batches(): number {
-    return this.#index.length;
   }
 
   /** Ring slots in use now. */
@@ -176,9 +175,9 @@ export class Outbox {
     for (let i = this.#index.length - 1; i >= 1; i--) {
       const entry = this.#index[i]!;
       if (entry.lane !== lane) continue;
-      const { maxEntryBytes, maxEntryRecords } = this.#options;
-      if (entry.json === undefined || entry.bytes + bytes - 1 > maxEntryBytes) return false;
-      if (entry.count + count > maxEntryRecords) return false;
+      const options = this.#options;
+      if (entry.json === undefined || entry.bytes + bytes - 1 > options.maxEntryBytes) return false;
+      if (entry.count + count > options.maxEntryRecords) return false;
       entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
       entry.count += count;
       entry.bytes += bytes - 1;
