@@ -37,7 +37,7 @@ export async function drainOutbox(
   const sender = new Sender(clock, agent.client, agent.outbox, fullJitter(1000, 5000), logger, stats);
   sender.kick();
   const deadline = clock.monotonicMs() + maxWaitMs;
-  while (agent.outbox.batches > 0 && clock.monotonicMs() < deadline) await pause(clock, 50);
+  while (agent.outbox.records > 0 && clock.monotonicMs() < deadline) await pause(clock, 50);
   await whenNotSending(clock, agent, 5000, sender);
   sender.stop();
   agent.outbox.persist();

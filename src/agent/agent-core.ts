@@ -57,7 +57,7 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
     const wallTime = new WallTime(clock);
     const client = (this.client = new ServiceClient(options.http, options.service));
     client.onDate = (header) => wallTime.observeHttpDate(header);
-    client.onSuccess = () => this.sender.retryNow();
+    client.onSuccess = () => sender.retryNow();
     const batch = { ...defaultBatchOptions, ...options.batch };
     const outbox = (this.outbox = new Outbox(
       options.store,
@@ -66,7 +66,8 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
       logger,
       clock,
     ));
-    this.batcher = new Batcher(clock, batch, (lane, json, count, bytes) => {
+    const sender = (this.sender = new Sender(clock, client, outbox, retry, logger, stats, options.authRetryMs));
+    const batcher = (this.batcher = new Batcher(clock, batch, (lane, json, count, bytes) => {
       try {
         outbox.append(lane, json, count, bytes);
       } catch (e) {
@@ -74,10 +75,9 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
         stats.lostToStore += count;
         logFailure(logger, 'error', 'outbox: batch not stored', e, { records: count });
       }
-      this.sender.kick();
-    });
-    const reporter = (this.reporter = new Reporter(wallTime, this.batcher, stats, options.maxHeld));
-    const sender = (this.sender = new Sender(clock, client, outbox, retry, logger, stats, options.authRetryMs));
+      sender.kick();
+    }));
+    const reporter = (this.reporter = new Reporter(wallTime, batcher, stats, options.maxHeld));
     const scheduler = (this.scheduler = new Scheduler(clock));
     const channels = (this.channels = new ChannelSet(options, scheduler, this, reporter, wallTime, stats));
     const follower = (this.follower = new ConfigFollower({

@@ -127,10 +127,13 @@ export class ChannelSet {
       const text = JSON.stringify(channel.transmitEvents);
       const events = eventLists.get(text) ?? channel.transmitEvents;
       eventLists.set(text, events);
-      this.#start(channel, signatures.get(channel.key) ?? 0, events, now);
+      this.#start(channel, signatures.get(channel.key)!, events, now); // every channel's is set above
     }
-    for (const key of before) this.#former.add(key);
-    for (const key of this.#former) if (this.isConfigured(key)) this.#former.delete(key);
+    // Keys configured before (and earlier) that are not now; one configured again is no longer former.
+    for (const key of [...before, ...this.#former]) {
+      if (this.isConfigured(key)) this.#former.delete(key);
+      else this.#former.add(key);
+    }
     info(c.logger, 'channels configured', { channels: this.slots.size, kept });
   }
 
@@ -152,14 +155,12 @@ export class ChannelSet {
     const slot = this.slots.get(dot < 0 ? key : key.slice(0, dot));
     const field = dot < 0 ? '' : key.slice(dot + 1);
     // Only running channels and location fields: keeps the watermarks bounded whatever the hub sends.
-    if (slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')))) {
-      this.#counters.desiredIgnored++;
-      warn(c.logger, 'desired: no such channel', { key });
-      return;
-    }
+    const unknown =
+      slot === undefined || (field !== '' && !(slot.isLocation && LocationFields.includes(field as 'lat')));
     const last = this.#appliedMs.get(key);
-    if ((last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
+    if (unknown || (last !== undefined && timestampMs <= last) || this.#faultyMs.get(key) === timestampMs) {
       this.#counters.desiredIgnored++;
+      if (unknown) warn(c.logger, 'desired: no such channel', { key });
       return;
     }
     const nowMs = this.#wallTime.nowMs();

@@ -155,8 +155,7 @@ export class ChannelSlot extends TransmitDecider implements ScanTask {
     if (kind === 'none' || kind === 'location' || driver.applyDesired === undefined) return errorSample(Errno.EROFS);
     const typed = coerce(value, kind);
     if (typed === undefined) return errorSample(Errno.EINVAL);
-    if (typeof typed === 'boolean') return await driver.applyDesired(typed);
-    const raw = valueToRaw(typed, this.#gain, this.#offset, driver.rawRange);
+    const raw = typeof typed === 'boolean' ? typed : valueToRaw(typed, this.#gain, this.#offset, driver.rawRange);
     return raw === undefined ? errorSample(Errno.ERANGE) : await driver.applyDesired(raw);
   }
 

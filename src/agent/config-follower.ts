@@ -19,7 +19,7 @@
 import type { ChannelConfig } from '../config/model.js';
 import { parseChannelList } from '../config/parse.js';
 import { info, logFailure, toAgentError, waitAfter } from '../errors.js';
-import type { TimerHandle } from '../ports.js';
+import type { ReusableTimer } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
@@ -42,7 +42,9 @@ export interface FollowerContext extends Pick<
 const storeKey = 'agent/channels';
 
 export class ConfigFollower {
-  #timer: TimerHandle | undefined;
+  /** The one timer (re-armed): a nudge `#why` when it fires. */
+  readonly #timer: ReusableTimer;
+  #why = '';
   /** Failed reads in a row. */
   #failures = 0;
   /** The service refused the token or the device since the last good read (logged once). */
@@ -55,20 +57,22 @@ export class ConfigFollower {
 
   constructor(context: FollowerContext) {
     this.#c = context;
+    this.#timer = context.clock.timer(() => void this.nudge(this.#why));
   }
 
   /** Runs the cached configuration (if any), then reads the service's; resolves after the first attempt. */
   start(): Promise<void> {
+    const c = this.#c;
     this.#running = true;
     try {
-      const text = this.#c.store.get(storeKey);
+      const text = c.store.get(storeKey);
       if (text !== undefined) {
         this.#use(text, parseChannelList(JSON.parse(text) as unknown));
-        info(this.#c.logger, 'starting from the cached configuration');
+        info(c.logger, 'starting from the cached configuration');
       }
     } catch (e) {
       // A corrupt copy is ignored: the service's is read as usual.
-      logFailure(this.#c.logger, 'warn', 'cached configuration unreadable', e, { key: storeKey });
+      logFailure(c.logger, 'warn', 'cached configuration unreadable', e, { key: storeKey });
     }
     return this.nudge('start');
   }
@@ -104,7 +108,7 @@ export class ConfigFollower {
 
   stop(): void {
     this.#running = false;
-    this.#arm(-1, '');
+    this.#timer.unschedule();
   }
 
   async #load(): Promise<void> {
@@ -141,14 +145,9 @@ export class ConfigFollower {
     this.#c.channels.apply(config);
   }
 
-  /** Replaces the one timer: a nudge `why` after `delayMs`; a negative delay only clears it. */
+  /** Re-arms the one timer (replacing its arming): a nudge `why` after `delayMs`; stopped, it stays disarmed. */
   #arm(delayMs: number, why: string): void {
-    this.#c.clock.clearTimer(this.#timer);
-    this.#timer = undefined;
-    if (delayMs < 0 || !this.#running) return;
-    this.#timer = this.#c.clock.setTimer(() => {
-      this.#timer = undefined;
-      void this.nudge(why);
-    }, delayMs);
+    this.#why = why;
+    if (this.#running) this.#timer.schedule(delayMs);
   }
 }

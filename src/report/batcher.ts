@@ -4,7 +4,7 @@
  * `maxRecords`, when its JSON would pass `maxBytes`, or `maxAgeMs` after its
  * first record. A closed batch goes to `onBatch` (the outbox).
  */
-import type { Clock, TimerHandle } from '../ports.js';
+import type { Clock, ReusableTimer } from '../ports.js';
 import { utf8Length } from '../utf8.js';
 import type { Lane } from './outbox-options.js';
 
@@ -46,8 +46,9 @@ interface LaneBuffer {
 
 export class Batcher {
   readonly #lanes: Record<Lane, LaneBuffer> = { s: { parts: [], bytes: 2 }, m: { parts: [], bytes: 2 } };
-  #timer: TimerHandle | undefined;
-  readonly #clock: Clock;
+  /** The age timer (one, re-armed: `flush` when it fires), and whether it is armed. */
+  readonly #timer: ReusableTimer;
+  #armed = false;
   readonly #onBatch: (lane: Lane, json: string, count: number, bytes: number) => void;
   readonly #options: BatchOptions;
 
@@ -57,7 +58,7 @@ export class Batcher {
     onBatch: (lane: Lane, json: string, count: number, bytes: number) => void,
   ) {
     this.#options = options;
-    this.#clock = clock;
+    this.#timer = clock.timer(() => this.flush());
     this.#onBatch = onBatch;
   }
 
@@ -66,7 +67,7 @@ export class Batcher {
    * user's action, such as a desired echo) closes the lane at once, with the
    * records before it, instead of waiting for the batch timer.
    */
-  add(lane: Lane, record: string, prompt = false): void {
+  add(lane: Lane, record: string, prompt?: boolean): void {
     const buffer = this.#lanes[lane];
     const size = byteLength(record) + 1; // and its comma
     if (buffer.parts.length > 0 && buffer.bytes + size > this.#options.maxBytes) this.#close(lane);
@@ -79,26 +80,20 @@ export class Batcher {
     ) {
       this.#close(lane);
     }
-    if (this.#timer === undefined && this.pending > 0) {
-      this.#timer = this.#clock.setTimer(this.#onAge, this.#options.maxAgeMs);
+    // Records wait here unless this lane just closed; while the other lane holds any, the timer is armed.
+    if (!this.#armed && buffer.parts.length > 0) {
+      this.#armed = true;
+      this.#timer.schedule(this.#options.maxAgeMs);
     }
-  }
-
-  /** Records waiting in open batches. */
-  get pending(): number {
-    return this.#lanes.s.parts.length + this.#lanes.m.parts.length;
   }
 
   /** Closes both lanes now. */
   flush(): void {
-    this.#clock.clearTimer(this.#timer);
-    this.#timer = undefined;
+    this.#armed = false;
+    this.#timer.unschedule();
     this.#close('s');
     this.#close('m');
   }
-
-  /** The timer of the oldest open record (flush clears its fired handle, which the clock ignores). */
-  readonly #onAge = (): void => this.flush();
 
   #close(lane: Lane): void {
     const buffer = this.#lanes[lane];

@@ -10,7 +10,7 @@
  * alone. Bounded in records and bytes: the oldest batches are dropped first (`dropped`, records).
  */
 import { AgentError, info, logFailure, toAgentError, warn } from '../errors.js';
-import type { Clock, KeyValueStore, Logger, TimerHandle } from '../ports.js';
+import type { Clock, KeyValueStore, Logger, ReusableTimer } from '../ports.js';
 import { byteLength } from './batcher.js';
 import { decodeEntry, encodeEntry, type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
 
@@ -21,18 +21,17 @@ interface Entry extends Omit<OutboxBatch, 'json'> {
   slot: number;
 }
 
-const slotName = /^r(\d{3})$/;
-
 export class Outbox {
   readonly #index: Entry[] = [];
   /** Per ring slot: whether it holds an entry (or one that could not be removed). */
   readonly #taken: boolean[];
   readonly #store: KeyValueStore;
   readonly #logger: Logger;
-  readonly #clock: Clock;
+  /** The write-behind timer (one, re-armed: `persist` when it fires), and whether it is armed. */
+  readonly #timer: ReusableTimer;
+  #armed = false;
   #nextSeq = 1;
   #offline = false;
-  #timer: TimerHandle | undefined;
   #storeTrouble = false;
   /** Records queued, bytes queued, records dropped (overflow, or lost to store damage). */
   records = 0;
@@ -49,7 +48,7 @@ export class Outbox {
     if (!(slots >= 1 && slots <= 1000)) throw new AgentError('config.invalid', `outbox: storeSlots ${slots}`);
     this.#store = store;
     this.#logger = logger;
-    this.#clock = clock;
+    this.#timer = clock.timer(() => this.persist());
     this.#taken = new Array<boolean>(Math.floor(slots)).fill(false);
     this.#load();
   }
@@ -66,8 +65,9 @@ export class Outbox {
     if (!this.#coalesce(lane, json, count, bytes)) {
       this.#index.push({ seq: this.#nextSeq++, lane, count, bytes, json, slot: -1 });
     }
-    if (this.#offline && this.#timer === undefined) {
-      this.#timer = this.#clock.setTimer(this.#onPersistTimer, this.persistDelayMs());
+    if (this.#offline && !this.#armed) {
+      this.#armed = true;
+      this.#timer.schedule(this.persistDelayMs());
     }
   }
 
@@ -100,7 +100,10 @@ export class Outbox {
     const bytes = byteLength(json);
     this.#release(entry.slot);
     this.#tally(count - entry.count, bytes - entry.bytes);
-    Object.assign(entry, { slot: -1, json, count, bytes });
+    entry.slot = -1;
+    entry.json = json;
+    entry.count = count;
+    entry.bytes = bytes;
     if (this.#offline) this.persist();
   }
 
@@ -122,21 +125,17 @@ export class Outbox {
     for (const entry of this.#index) {
       if (entry.json === undefined) continue;
       const slot = this.#taken.indexOf(false);
-      if (slot < 0) return this.#trouble('outbox: store full, RAM only', undefined);
+      if (slot < 0) return this.#trouble('outbox: store full, RAM only');
       try {
         this.#store.set(this.#key(slot), encodeEntry(entry.seq, entry.lane, entry.count, entry.json));
       } catch (e) {
-        return this.#trouble('outbox: store write failed, RAM only', e);
+        return this.#trouble('outbox: store write failed, RAM only', toAgentError(e).message);
       }
       this.#taken[slot] = true;
       entry.slot = slot;
       entry.json = undefined;
     }
     this.#storeTrouble = false;
-  }
-
-  get batches(): number {
-    return this.#index.length;
   }
 
   /** Ring slots in use now. */
@@ -165,21 +164,20 @@ export class Outbox {
     this.bytes += bytes;
   }
 
+  /** The timer is armed only while offline (deliveryOk disarms it); persist disarms it (fired or not). */
   #cancelTimer(): void {
-    this.#clock.clearTimer(this.#timer);
-    this.#timer = undefined;
+    this.#armed = false;
+    this.#timer.unschedule();
   }
-  /** Only set while offline (deliveryOk cancels it); persist clears its fired handle, which the clock ignores. */
-  readonly #onPersistTimer = (): void => this.persist();
 
   /** Joins a batch to its lane's newest RAM batch, not the head (in flight), within the entry bounds. */
   #coalesce(lane: Lane, json: string, count: number, bytes: number): boolean {
     for (let i = this.#index.length - 1; i >= 1; i--) {
       const entry = this.#index[i]!;
       if (entry.lane !== lane) continue;
-      const { maxEntryBytes, maxEntryRecords } = this.#options;
-      if (entry.json === undefined || entry.bytes + bytes - 1 > maxEntryBytes) return false;
-      if (entry.count + count > maxEntryRecords) return false;
+      const options = this.#options;
+      if (entry.json === undefined || entry.bytes + bytes - 1 > options.maxEntryBytes) return false;
+      if (entry.count + count > options.maxEntryRecords) return false;
       entry.json = `${entry.json.slice(0, -1)},${json.slice(1)}`;
       entry.count += count;
       entry.bytes += bytes - 1;
@@ -190,10 +188,9 @@ export class Outbox {
   }
 
   /** Logs store trouble once until a persist succeeds again. */
-  #trouble(message: string, error: unknown): void {
+  #trouble(message: string, reason?: string): void {
     if (this.#storeTrouble) return;
     this.#storeTrouble = true;
-    const reason = error === undefined ? undefined : toAgentError(error).message;
     warn(this.#logger, message, { persisted: this.persisted, reason });
   }
 
@@ -203,14 +200,15 @@ export class Outbox {
 
   /** Deletes a slot's entry and frees the slot (kept taken when the delete fails). */
   #release(slot: number, logged = true): void {
+    if (slot < 0) return; // RAM only
     let taken = false;
     try {
-      if (slot >= 0) this.#store.delete(this.#key(slot));
+      this.#store.delete(this.#key(slot));
     } catch (e) {
       taken = true;
       if (logged) logFailure(this.#logger, 'warn', 'outbox: store delete failed', e, { slot });
     }
-    if (slot >= 0 && slot < this.#taken.length) this.#taken[slot] = taken;
+    if (slot < this.#taken.length) this.#taken[slot] = taken;
   }
 
   /** A slot's batch; undefined when it vanished or is damaged (then counted, removed, logged once per boot). */
@@ -234,9 +232,9 @@ export class Outbox {
   #load(): void {
     const prefix = this.#options.prefix;
     for (const key of this.#store.keys(prefix)) {
-      const name = slotName.exec(key.slice(prefix.length));
-      if (name === null) continue;
-      const slot = Number(name[1]);
+      // Only the ring's own keys (`<prefix>r` and three digits): the slot number's key must be this key.
+      const slot = Number(key.slice(prefix.length + 1));
+      if (!(slot < 1000) || key !== this.#key(slot)) continue;
       const batch = this.#read(slot);
       if (batch === undefined) continue;
       if (slot < this.#taken.length) this.#taken[slot] = true;

@@ -25,7 +25,6 @@ interface HeldRecord {
 
 export class Reporter {
   readonly #held: HeldRecord[] = [];
-  #waiting = false;
   readonly #wallTime: WallTime;
   readonly #batcher: Batcher;
   readonly #counters: CoreCounters;
@@ -46,7 +45,7 @@ export class Reporter {
    * sample answers a user's action (a desired echo) and goes out at once in
    * its own small batch (Batcher.add), not after the batch timer.
    */
-  channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt = false): void {
+  channel(key: string, isLocationChannel: boolean, sample: Sample, monotonicMs: number, prompt?: boolean): void {
     const ok = sample.ok;
     const value = ok ? sample.value : sample.errno;
     if (!isLocationChannel || (ok && !isLocation(value))) return this.#report('s', key, ok, value, monotonicMs, prompt);
@@ -60,7 +59,7 @@ export class Reporter {
     if (ok) this.measurement(key, copy, monotonicMs, prompt);
   }
 
-  measurement(metric: string, value: unknown, monotonicMs: number, prompt = false): void {
+  measurement(metric: string, value: unknown, monotonicMs: number, prompt?: boolean): void {
     this.#report('m', metric, true, value, monotonicMs, prompt);
   }
 
@@ -69,7 +68,14 @@ export class Reporter {
   }
 
   /** One record (a state's `name` without `.reported`; `value` is the errno when not `ok`), stamped or held. */
-  #report(lane: Lane, name: string, ok: boolean, value: unknown, monotonicMs: number, prompt: boolean): void {
+  #report(
+    lane: Lane,
+    name: string,
+    ok: boolean,
+    value: unknown,
+    monotonicMs: number,
+    prompt: boolean | undefined,
+  ): void {
     this.#counters.reported++;
     const unixMs = this.#wallTime.toWallMs(monotonicMs);
     const head = encodeRecord(lane, name, ok, value);
@@ -79,21 +85,17 @@ export class Reporter {
   }
 
   #hold(record: HeldRecord): void {
+    // The first record held waits for the time (records are held only while it is unknown; a release empties all).
+    const first = this.#held.length === 0;
     if (this.#held.length >= this.#maxHeld) {
       this.#held.shift();
       this.droppedHeld++;
     }
     this.#held.push(record);
-    if (!this.#waiting) {
-      this.#waiting = true;
-      this.#wallTime.onKnown(this.#onTimeKnown);
-    }
+    if (first) this.#wallTime.onKnown(this.#onTimeKnown);
   }
 
-  readonly #onTimeKnown = (): void => {
-    this.#waiting = false;
-    this.#release();
-  };
+  readonly #onTimeKnown = (): void => this.#release();
 
   /** Stamps and batches every held record, oldest first (held again should the time be unknown). */
   #release(): void {

@@ -19,7 +19,7 @@
  */
 import type { CoreCounters } from '../agent/counters.js';
 import { type AgentError, info, logFailure, toAgentError, waitAfter, warn } from '../errors.js';
-import type { Clock, Logger, TimerHandle } from '../ports.js';
+import type { Clock, Logger, ReusableTimer } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
@@ -53,9 +53,9 @@ function halves(records: readonly string[]): string[][] {
 export class Sender {
   #state: SenderState = 'idle';
   #attempt = 0;
-  #timer: TimerHandle | undefined;
+  /** The retry after a back-off (one timer, re-armed: `retryNow` when it fires). */
+  readonly #timer: ReusableTimer;
   #authFailed = false;
-  readonly #clock: Clock;
   readonly #client: ServiceClient;
   readonly #outbox: Outbox;
   readonly #policy: RetryPolicy;
@@ -77,7 +77,7 @@ export class Sender {
     /** Wait after a 401/403 before trying again, ms. */
     authRetryMs = 300000,
   ) {
-    this.#clock = clock;
+    this.#timer = clock.timer(() => this.retryNow());
     this.#client = client;
     this.#outbox = outbox;
     this.#policy = policy;
@@ -90,22 +90,22 @@ export class Sender {
     return this.#state;
   }
 
-  /** Starts a delivery if idle and something is queued. */
+  /** Starts a delivery if idle and something is queued (#sendNext finds whether it is). */
   kick(): void {
-    if (this.#state === 'idle' && this.#outbox.batches > 0) void this.#sendNext();
+    if (this.#state === 'idle') void this.#sendNext();
   }
 
   /** Retries at once (e.g. after a successful config read shows the service is back). */
   retryNow(): void {
     if (this.#state !== 'waiting') return;
-    this.#cancelTimer();
+    this.#timer.unschedule();
     this.#state = 'idle';
     this.kick();
   }
 
   /** Stops delivering (a request under way is not followed up); the owner writes what is queued to the store. */
   stop(): void {
-    this.#cancelTimer();
+    this.#timer.unschedule();
     this.#state = 'stopped';
   }
 
@@ -170,8 +170,10 @@ export class Sender {
             continue;
           }
           this.#counters.rejected++;
-          const record = chunk[0]!.slice(0, 160);
-          this.#logger.log('error', 'sender: record refused, dropped', { status: error.status, record });
+          this.#logger.log('error', 'sender: record refused, dropped', {
+            status: error.status,
+            record: chunk[0]!.slice(0, 160),
+          });
         }
         const rest = pending.flat();
         left = rest.length;
@@ -204,8 +206,11 @@ export class Sender {
       this.online = true;
       this.#outbox.remove(seq);
       this.#counters.rejected += count;
-      const fields = { status: error.status, records: count, reason: error.message };
-      return this.#logger.log('error', 'sender: batch refused, dropped', fields);
+      return this.#logger.log('error', 'sender: batch refused, dropped', {
+        status: error.status,
+        records: count,
+        reason: error.message,
+      });
     }
     this.#outbox.deliveryFailed();
     this.online = error.code === 'auth'; // only a refused token counts as reaching the service
@@ -230,16 +235,8 @@ export class Sender {
     return this.#state === 'stopped';
   }
 
-  #cancelTimer(): void {
-    this.#clock.clearTimer(this.#timer);
-    this.#timer = undefined;
-  }
-
   #wait(delayMs: number): void {
     this.#state = 'waiting';
-    this.#timer = this.#clock.setTimer(this.#onRetry, delayMs);
+    this.#timer.schedule(delayMs);
   }
-
-  /** The back-off is over (retryNow clears its fired handle, which the clock ignores). */
-  readonly #onRetry = (): void => this.retryNow();
 }

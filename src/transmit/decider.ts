@@ -50,6 +50,7 @@ export class TransmitDecider {
   decide(sample: Sample, nowMs: number): boolean {
     const events = this.events;
     const state = this.lastState;
+    const last = this.lastValue;
     // Rule 1 (first sample), rule 2 (value <-> error, another errno), rule 3 (no events).
     let report = state === NOT_REPORTED || (sample.ok ? state !== OK : sample.errno !== state) || events.length === 0;
     // Rule 8: the OR of all events; every event is evaluated, so that each trigger moves on every sample.
@@ -60,11 +61,11 @@ export class TransmitDecider {
       } else if (!sample.ok) {
         // an error takes no value event
       } else if (event.type === 'threshold') {
-        if (this.crossed(i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
+        if (crossed(this.arms, i, event.threshold, event.hysteresis, sample.value)) report = true; // rule 7
       } else if (
         event.type === 'change' // rule 4 (NaN equals NaN), else rule 5
-          ? !sameValue(sample.value, this.lastValue)
-          : deltaReached(sample.value, this.lastValue, event.minimalChange)
+          ? !sameValue(sample.value, last)
+          : deltaReached(sample.value, last, event.minimalChange)
       ) {
         report = true;
       }
@@ -85,17 +86,17 @@ export class TransmitDecider {
       this.lastState = sample.errno;
     }
   }
+}
 
-  /**
-   * Moves the Schmitt trigger of event `i`: up at value >= threshold, down at
-   * value <= threshold - hysteresis. True on a crossing; the first numeric sample
-   * only sets the arm, and NaN or a non-number moves nothing.
-   */
-  private crossed(i: number, threshold: number, hysteresis: number, value: SampleValue): boolean {
-    if (typeof value !== 'number' || value !== value) return false;
-    const arm = this.arms[i];
-    const up = arm === ABOVE ? value > threshold - hysteresis : value >= threshold;
-    this.arms[i] = up ? ABOVE : BELOW;
-    return arm !== UNKNOWN && up !== (arm === ABOVE);
-  }
+/**
+ * Moves the Schmitt trigger `arms[i]`: up at value >= threshold, down at
+ * value <= threshold - hysteresis. True on a crossing; the first numeric sample
+ * only sets the arm, and NaN or a non-number moves nothing.
+ */
+function crossed(arms: number[], i: number, threshold: number, hysteresis: number, value: SampleValue): boolean {
+  if (typeof value !== 'number' || value !== value) return false;
+  const arm = arms[i];
+  const up = arm === ABOVE ? value > threshold - hysteresis : value >= threshold;
+  arms[i] = up ? ABOVE : BELOW;
+  return arm !== UNKNOWN && up !== (arm === ABOVE);
 }

@@ -36,7 +36,8 @@ describe('batcher', () => {
       { lane: 's', json: '[0,1,2]', count: 3 },
       { lane: 's', json: '[3,4,5]', count: 3 },
     ]);
-    assert.equal(b.pending, 1);
+    b.flush(); // the one record left open
+    assert.deepEqual(out.slice(2), [{ lane: 's', json: '[6]', count: 1 }]);
   });
 
   it('closes a batch before it would pass maxBytes', () => {
@@ -60,5 +61,24 @@ describe('batcher', () => {
       { lane: 'm', json: '[2]', count: 1 },
     ]);
     assert.equal(clock.pending, 0);
+  });
+
+  it('a lane closed at once (a prompt record) keeps the other lane on its age timer; the next record arms it again', () => {
+    const { clock, out, b } = setup(100, 10000, 1000);
+    b.add('m', '1');
+    clock.advance(600);
+    b.add('s', '2', true);
+    assert.deepEqual(out, [{ lane: 's', json: '[2]', count: 1 }]);
+    clock.advance(399);
+    assert.equal(out.length, 1);
+    clock.advance(1); // 1000 ms after the first record
+    assert.deepEqual(out.slice(1), [{ lane: 'm', json: '[1]', count: 1 }]);
+    assert.equal(clock.pending, 0);
+    b.add('s', '3', true); // closed at once: nothing left to wait for
+    assert.equal(clock.pending, 0);
+    b.add('s', '4');
+    assert.equal(clock.pending, 1);
+    clock.advance(1000);
+    assert.deepEqual(out.slice(3), [{ lane: 's', json: '[4]', count: 1 }]);
   });
 });
