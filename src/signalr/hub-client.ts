@@ -127,7 +127,7 @@ export class HubClient {
       const token = await o.accessToken();
       const { socketUrl, connectionToken } = await negotiate(o.http, o.baseUrl, token);
       if (this.#state !== 'connecting') return;
-      o.onSecret(connectionToken);
+      o.onSecret?.(connectionToken);
       const decoder = (this.#decoder = new RecordDecoder(o.maxReceiveBytes));
       const live = (): boolean => this.#decoder === decoder;
       const socket = o.sockets.connect(

@@ -33,12 +33,12 @@ export interface HubClientOptions {
   maxReceiveBytes?: number;
 }
 
-export type ResolvedHubOptions = Required<HubClientOptions>;
+/** Every option set (`onSecret` may stay absent). */
+export type ResolvedHubOptions = Required<Omit<HubClientOptions, 'onSecret'>> & Pick<HubClientOptions, 'onSecret'>;
 
 /** The defaults (spec 4.8 and docs/realtime.md); the retry policy is stateless, so clients share it. */
 export const hubDefaults = {
   retry: fullJitter(),
-  onSecret: (): void => undefined,
   authRetryMs: 600000,
   pingIntervalMs: 15000,
   serverTimeoutMs: 30000,
