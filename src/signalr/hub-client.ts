@@ -80,7 +80,7 @@ export class HubClient {
    */
   listen(listener: HubListener): () => void {
     this.#listeners.push(listener);
-    return () => void this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
+    return () => this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
   }
 
   /** Starts connecting (once; later calls do nothing). */
@@ -134,8 +134,16 @@ export class HubClient {
         socketUrl,
         { Authorization: 'Bearer ' + token },
         {
-          onOpen: () => void (live() && this.write(handshakeRecord)),
-          onMessage: (data) => void (live() && this.#received(data, live)),
+          onOpen: () => live() && this.write(handshakeRecord),
+          onMessage: (data) => {
+            if (!live()) return;
+            this.#receivedMs = o.clock.monotonicMs();
+            try {
+              decoder.push(data, (text) => live() && this.#record(text));
+            } catch (e) {
+              this.#close(toAgentError(e)); // too-large: the only throw of push, #record never throws
+            }
+          },
           onClose: (reason) => live() && this.#close(new AgentError('network', 'hub: closed: ' + reason)),
         },
       );
@@ -192,15 +200,6 @@ export class HubClient {
     if (now - this.#receivedMs >= serverTimeoutMs) return this.#close(new AgentError('timeout', 'hub: server silent'));
     if (now - this.#sentMs >= pingIntervalMs && !this.write(pingRecord)) return;
     this.#arm(Math.min(this.#sentMs + pingIntervalMs, this.#receivedMs + serverTimeoutMs) - now);
-  }
-
-  #received(data: string, live: () => boolean): void {
-    this.#receivedMs = this.#o.clock.monotonicMs();
-    try {
-      this.#decoder?.push(data, (text) => live() && this.#record(text));
-    } catch (e) {
-      this.#close(toAgentError(e)); // too-large: the only throw of push, #record never throws
-    }
   }
 
   /** One record of the live socket: the handshake answer first, then hub messages. */
