@@ -68,10 +68,8 @@ export class AgentError extends Error {
 
   constructor(code: ErrorCode, message: string, options: AgentErrorOptions = {}) {
     super(message, options);
-    this.code = code;
-    this.status = options.status;
-    this.errno = options.errno;
-    this.retryAfterMs = options.retryAfterMs;
+    // status, errno and retryAfterMs as given (`cause` is Error's own already).
+    Object.assign(this, options, { code });
   }
 }
 
@@ -80,8 +78,7 @@ export class AgentError extends Error {
  * at least the `Retry-After` a 429 or 503 asked for (decisions 10).
  */
 export function waitAfter(error: AgentError, delayMs: number): number {
-  const least = error.retryAfterMs ?? 0;
-  return delayMs > least ? delayMs : least;
+  return Math.max(delayMs, error.retryAfterMs ?? 0);
 }
 
 /**

@@ -146,6 +146,9 @@ export const LocationFields = ['lat', 'lon', 'alt', 'pdop', 'hdop', 'vdop', 'sat
 /** State channel name suffixes (spec 2.6). */
 export const StateSide = { desired: '.desired', reported: '.reported' } as const;
 
+/** The hub's path (spec 4.8); its negotiate is the SignalR protocol's `<hub>/negotiate`. */
+const hubPath = '/hubs/properties';
+
 /** HTTP paths (spec 4), relative to the base URL. */
 export const Paths = {
   devicesGet: '/api/v1/devices/get',
@@ -167,8 +170,8 @@ export const Paths = {
   measurementsReadLast: '/api/v1/measurements/read/last',
   measurementsRead: '/api/v1/measurements/read',
   measurementsWrite: '/api/v1/measurements/write',
-  hub: '/hubs/properties',
-  hubNegotiate: '/hubs/properties/negotiate',
+  hub: hubPath,
+  hubNegotiate: hubPath + '/negotiate',
 } as const;
 
 /**

@@ -10,7 +10,7 @@
  */
 import { AgentError } from '../errors.js';
 import { BusRecord, CanExtraFields, ChannelRecord, DataTypeBits, RegisterReadOnly } from '../wire.js';
-import { arr, fail, isObject, obj, read, type Rule, type WireObject } from '../reader.js';
+import { arr, fail, obj, opt, read, type Rule, type WireObject } from '../reader.js';
 import { type Bus, type Channel, type ChannelConfig, type RejectedChannel } from './model.js';
 
 /** One channel at path `at`; throws AgentError `wire.invalid` naming the field. */
@@ -27,8 +27,8 @@ function parseChannel(value: unknown, at: string, buses: readonly Bus[]): Channe
   if (c.type === 'modbus') return { ...c, dataSizeBits, readOnly: c.readOnly ?? RegisterReadOnly[c.registerType] };
   if (c.canId === undefined && c.protocol === undefined) fail(`${at}.canId`, 'integer, or a protocol', undefined);
   const o = value as WireObject;
-  const protocol = isObject(o['protocol']) ? o['protocol'] : {};
-  const extra = { ...read(protocol, CanExtraFields, `${at}.protocol`), ...read(o, CanExtraFields, at) };
+  // A `protocol` that is not an object has none of these fields (Object() of it reads undefined).
+  const extra = { ...read(Object(o['protocol']), CanExtraFields, `${at}.protocol`), ...read(o, CanExtraFields, at) };
   return { ...c, ...extra, dataSizeBits, readOnly: extra.readOnly ?? true };
 }
 
@@ -41,20 +41,19 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 export function parseChannelList(body: unknown): ChannelConfig {
   const o = obj(body, 'channels/list');
   const rejected: RejectedChannel[] = [];
-  function each<T>(field: string, list: readonly unknown[], parse: Rule<T>): T[] {
-    const out: T[] = [];
-    list.forEach((raw, i) => {
+  /** The entries that `parse` accepts; each one it refuses is added to `rejected`. */
+  const each = <T>(field: string, list: readonly unknown[], parse: Rule<T>): T[] =>
+    list.flatMap((raw, i) => {
       try {
-        out.push(parse(raw, `${field}[${i}]`));
+        return [parse(raw, `${field}[${i}]`)];
       } catch (e) {
         if (!(e instanceof AgentError)) throw e;
-        const r = isObject(raw) ? raw : {};
+        const r = Object(raw) as WireObject; // a primitive or an array has no key or uid either
         rejected.push({ key: text(r['key']), uid: text(r['uid']), reason: e.message });
+        return [];
       }
     });
-    return out;
-  }
-  const buses: Bus[] = each('buses', o['buses'] == null ? [] : arr(o['buses'], 'buses'), BusRecord);
+  const buses: Bus[] = each('buses', opt(arr, [])(o['buses'], 'buses'), BusRecord);
   const keys = new Set<string>();
   const channels = each('channels', arr(o['channels'], 'channels'), (raw, at) => {
     const channel = parseChannel(raw, at, buses);

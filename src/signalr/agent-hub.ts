@@ -50,10 +50,10 @@ export interface AgentLink {
 }
 
 /**
- * Targets match case-insensitively, like the official clients: one pattern,
- * which reads `Hub.notify` as a plain value (so the wire table stays constants).
+ * Targets match case-insensitively, like the official clients (without a pattern: one made at the module's top
+ * level is preloaded into flash on a board, url.ts says why that is avoided).
  */
-const notify = new RegExp(`^${Hub.notify}$`, 'i');
+const lower = (name: string): string => name.toLowerCase();
 
 /** Links `client` to `sink`: Notify in, resync on every connect. */
 export function linkAgent(
@@ -112,7 +112,8 @@ export function linkAgent(
 
   const unsubscribe = client.listen((event) => {
     if (typeof event === 'object') {
-      if (event.type === HubMessageType.invocation && notify.test(event.target)) notified(event.arguments);
+      if (event.type === HubMessageType.invocation && lower(event.target) === lower(Hub.notify))
+        notified(event.arguments);
     } else if (event === 'connected') {
       resync();
       // A throwing sink is logged by the client's listener guard.
@@ -140,10 +141,9 @@ export interface AgentHubOptions extends Pick<HubClientOptions, 'baseUrl' | 'htt
   properties?: ((values: unknown) => void) | undefined;
 }
 
+/** The started connection: `hub.stop()` ends it for good (the link hears nothing after `stopped`). */
 export interface AgentHub {
   hub: HubClient;
-  link: AgentLink;
-  stop(): void;
 }
 
 /** Builds the hub connection and the link, and starts connecting. */
@@ -160,14 +160,7 @@ export function startAgentHub(options: AgentHubOptions): AgentHub {
       logger.addSecret((previous = token));
     },
   });
-  const link = linkAgent(hub, agent, logger, { deviceUid: agent.device?.uid, properties: options.properties });
+  linkAgent(hub, agent, logger, { deviceUid: agent.device?.uid, properties: options.properties });
   hub.start();
-  return {
-    hub,
-    link,
-    stop: () => {
-      hub.stop();
-      link.close();
-    },
-  };
+  return { hub };
 }

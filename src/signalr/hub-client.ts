@@ -25,7 +25,7 @@ import { AgentError, info, logFailure, toAgentError, waitAfter } from '../errors
 import type { TimerHandle, WebSocketConnection } from '../ports.js';
 import { HubMessageType as T } from '../wire.js';
 import { negotiate } from './negotiate.js';
-import { hubDefaults, type HubClientOptions, type ResolvedHubOptions } from './options.js';
+import { hubDefaults as D, hubRetry, type HubClientOptions } from './options.js';
 import {
   encodeRecord,
   handshakeRecord,
@@ -48,7 +48,7 @@ export type HubEvent = HubStateKind | InvocationMessage | CompletionMessage;
 export type HubListener = (event: HubEvent, error: AgentError | undefined) => void;
 
 export class HubClient {
-  readonly #o: ResolvedHubOptions;
+  readonly #o: HubClientOptions;
   /**
    * The record decoder of the current socket (handshaking, connected): a new one
    * per socket, so nothing carries over, and the identity of that socket: events
@@ -67,7 +67,7 @@ export class HubClient {
   #down: string | undefined;
 
   constructor(options: HubClientOptions) {
-    this.#o = { ...hubDefaults, ...options };
+    this.#o = options;
   }
 
   get status(): HubStateKind {
@@ -80,7 +80,7 @@ export class HubClient {
    */
   listen(listener: HubListener): () => void {
     this.#listeners.push(listener);
-    return () => void this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
+    return () => this.#listeners.splice(this.#listeners.indexOf(listener) >>> 0, 1);
   }
 
   /** Starts connecting (once; later calls do nothing). */
@@ -127,21 +127,29 @@ export class HubClient {
       const token = await o.accessToken();
       const { socketUrl, connectionToken } = await negotiate(o.http, o.baseUrl, token);
       if (this.#state !== 'connecting') return;
-      o.onSecret(connectionToken);
-      const decoder = (this.#decoder = new RecordDecoder(o.maxReceiveBytes));
+      o.onSecret?.(connectionToken);
+      const decoder = (this.#decoder = new RecordDecoder(o.maxReceiveBytes ?? D.maxReceiveBytes));
       const live = (): boolean => this.#decoder === decoder;
       const socket = o.sockets.connect(
         socketUrl,
         { Authorization: 'Bearer ' + token },
         {
-          onOpen: () => void (live() && this.write(handshakeRecord)),
-          onMessage: (data) => void (live() && this.#received(data, live)),
+          onOpen: () => live() && this.write(handshakeRecord),
+          onMessage: (data) => {
+            if (!live()) return;
+            this.#receivedMs = o.clock.monotonicMs();
+            try {
+              decoder.push(data, (text) => live() && this.#record(text));
+            } catch (e) {
+              this.#close(toAgentError(e)); // too-large: the only throw of push, #record never throws
+            }
+          },
           onClose: (reason) => live() && this.#close(new AgentError('network', 'hub: closed: ' + reason)),
         },
       );
       if (!live()) return; // closed while connecting
       this.#socket = socket;
-      this.#arm(o.serverTimeoutMs);
+      this.#arm(o.serverTimeoutMs ?? D.serverTimeoutMs);
       this.#set('handshaking');
     } catch (e) {
       if (this.#state === 'connecting') this.#close(toAgentError(e));
@@ -160,11 +168,12 @@ export class HubClient {
     }
     if (this.#state === 'connected') this.#attempt = 0;
     // 401/403 is not a retry loop (docs/realtime.md): the next attempt waits authRetryMs.
+    const o = this.#o;
     const delayMs = !reconnect
       ? null
       : error.code === 'auth'
-        ? this.#o.authRetryMs
-        : this.#o.retry.nextDelayMs(++this.#attempt);
+        ? (o.authRetryMs ?? D.authRetryMs)
+        : (o.retry ?? hubRetry).nextDelayMs(++this.#attempt);
     if (delayMs === null) return this.#set('stopped', error);
     this.#arm(waitAfter(error, delayMs)); // at least a 429/503's Retry-After
     this.#set('waiting', error);
@@ -182,22 +191,15 @@ export class HubClient {
    * keep-alive check: Ping or drop when due, re-arm for what is next.
    */
   #tick(): void {
-    const { clock, pingIntervalMs, serverTimeoutMs } = this.#o;
-    const now = clock.monotonicMs();
+    const o = this.#o;
+    const pingIntervalMs = o.pingIntervalMs ?? D.pingIntervalMs;
+    const serverTimeoutMs = o.serverTimeoutMs ?? D.serverTimeoutMs;
+    const now = o.clock.monotonicMs();
     if (this.#state === 'waiting') return void this.#connect();
     if (this.#state === 'handshaking') return this.#close(new AgentError('timeout', 'hub: no handshake'));
     if (now - this.#receivedMs >= serverTimeoutMs) return this.#close(new AgentError('timeout', 'hub: server silent'));
     if (now - this.#sentMs >= pingIntervalMs && !this.write(pingRecord)) return;
     this.#arm(Math.min(this.#sentMs + pingIntervalMs, this.#receivedMs + serverTimeoutMs) - now);
-  }
-
-  #received(data: string, live: () => boolean): void {
-    this.#receivedMs = this.#o.clock.monotonicMs();
-    try {
-      this.#decoder?.push(data, (text) => live() && this.#record(text));
-    } catch (e) {
-      this.#close(toAgentError(e)); // too-large: the only throw of push, #record never throws
-    }
   }
 
   /** One record of the live socket: the handshake answer first, then hub messages. */

@@ -33,14 +33,16 @@ export interface HubClientOptions {
   maxReceiveBytes?: number;
 }
 
-export type ResolvedHubOptions = Required<HubClientOptions>;
-
-/** The defaults (spec 4.8 and docs/realtime.md); the retry policy is stateless, so clients share it. */
+/**
+ * The defaults (spec 4.8 and docs/realtime.md), each read where its option is (`o.x ?? hubDefaults.x`): no
+ * resolved copy of the options is kept.
+ */
 export const hubDefaults = {
-  retry: fullJitter(),
-  onSecret: (): void => undefined,
   authRetryMs: 600000,
   pingIntervalMs: 15000,
   serverTimeoutMs: 30000,
   maxReceiveBytes: 65536,
-};
+} as const;
+
+/** The default retry policy (fullJitter: 1 s doubling to 60 s, forever); stateless, so clients share it. */
+export const hubRetry = fullJitter();

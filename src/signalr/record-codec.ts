@@ -23,8 +23,11 @@ import { Hub, HubMessageType as T } from '../wire.js';
 
 const RS = Hub.recordSeparatorChar;
 
+/** A Ping's canonical text. */
+const ping = '{"type":6}';
+
 /** The Ping record (sent far more often than anything else). */
-export const pingRecord = '{"type":6}' + RS;
+export const pingRecord = ping + RS;
 
 /** The handshake request record (spec 4.8 step 3). */
 export const handshakeRecord = '{"protocol":"json","version":1}' + RS;
@@ -66,7 +69,7 @@ export function encodeRecord(message: unknown): string {
  */
 export function parseHubMessage(text: string): HubMessage | undefined {
   // Pings are the most frequent record; the canonical form skips JSON.parse.
-  if (text === '{"type":6}') return undefined;
+  if (text === ping) return undefined;
   const o = readObject(text, 'hub');
   const type = o['type'];
   if (type === T.invocation) {

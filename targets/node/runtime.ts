@@ -134,7 +134,7 @@ export async function startNodeAgent(
     return { agent, properties, custom, hardware, logger, hub: undefined, updater, stop: stopAll };
   }
   // The hub glue, shared with the Moddable target (src/signalr/agent-hub.ts).
-  const { hub, stop: stopHub } = startAgentHub({
+  const { hub } = startAgentHub({
     agent,
     baseUrl: options.service,
     token: options.token,
@@ -147,7 +147,7 @@ export async function startNodeAgent(
   });
   if (tls.insecure === true) hub.listen((state) => state === 'connected' && logger.log('warn', insecureWarning));
   const stop = (): void => {
-    stopHub();
+    hub.stop();
     stopAll();
   };
   return { agent, properties, custom, hardware, logger, hub, updater, stop };

@@ -60,7 +60,7 @@ describe('signalr: the shared agent hub wiring', () => {
       said('device-token-1 connection-token-one connection-token-two'),
       '[redacted] connection-token-one [redacted]',
     );
-    wired.stop();
+    wired.hub.stop();
     assert.equal(wired.hub.status, 'stopped');
   });
 
@@ -93,7 +93,7 @@ describe('signalr: the shared agent hub wiring', () => {
         arguments: [{ type: 'properties', entity: 'uid-1', values: { interval: 5 } }],
       });
       assert.deepEqual(merged, plugged ? [{ interval: 5 }] : []);
-      wired.stop();
+      wired.hub.stop();
     }
   });
 });
