@@ -74,19 +74,20 @@ export interface FixTrackerOptions {
 }
 
 export class FixTracker {
-  /** Degrees; NaN when unknown. */
-  lat = NaN;
-  lon = NaN;
+  // Every number is NaN until known: the constructor sets them (one loop for the location's).
+  /** Degrees. */
+  declare lat: number;
+  declare lon: number;
   /** Metres above mean sea level. */
-  alt = NaN;
-  pdop = NaN;
-  hdop = NaN;
-  vdop = NaN;
-  sats = NaN;
+  declare alt: number;
+  declare pdop: number;
+  declare hdop: number;
+  declare vdop: number;
+  declare sats: number;
   /** UTC time of day of the current epoch, ms; NaN before the first timed sentence. */
-  timeOfDayMs = NaN;
+  declare timeOfDayMs: number;
   /** Monotonic ms of the last valid fix; NaN when there never was one. */
-  lastValidFixMs = NaN;
+  declare lastValidFixMs: number;
 
   /** The validity indicator of each kind in this epoch (UNKNOWN, BAD or GOOD). */
   readonly #flags = new Int8Array(5);
@@ -103,6 +104,8 @@ export class FixTracker {
   readonly #clock: Clock;
 
   constructor(options: FixTrackerOptions) {
+    for (const key of LocationFields) this[key] = NaN;
+    this.timeOfDayMs = this.lastValidFixMs = NaN;
     this.#clock = options.clock;
     this.#newEpoch();
   }

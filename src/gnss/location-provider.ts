@@ -58,9 +58,20 @@ export class GnssLocationProvider implements ChannelDriverProvider {
    */
   create(channel: Channel): LocationDriver {
     if (channel.type !== 'location') throw new AgentError('config.invalid', `gnss ${channel.key}: not location`);
-    this.#open();
     const { tracker } = this;
-    const { logger } = this.#options;
+    const { serial, port, logger } = this.#options;
+    // The receiver's port, opened once, on the first location channel. It is read-only here (no writes
+    // that could fail); on Node, ReopeningSerial logs a port's failure and return (docs/gnss.md). A bound
+    // push, not an arrow: the channel's closure below keeps no more than it did.
+    if (this.#port === undefined) {
+      const parser = this.#parser;
+      try {
+        this.#port = serial.open(port, { onData: parser.push.bind(parser) });
+      } catch (e) {
+        throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
+      }
+      info(logger, `gnss ${port.port}: open`, { baudRate: port.baudRate });
+    }
     const location: Location = {};
     const fix: Sample = { ok: true, value: location };
     let lastOk: boolean | undefined;
@@ -81,20 +92,6 @@ export class GnssLocationProvider implements ChannelDriverProvider {
   close(): void {
     this.#port?.close();
     this.#port = undefined;
-  }
-
-  /** Opens the receiver's port once, on the first location channel. */
-  #open(): void {
-    if (this.#port !== undefined) return;
-    const { serial, port, logger } = this.#options;
-    // The receiver's port is read-only here (no writes that could fail); on Node,
-    // ReopeningSerial logs a port's failure and return (docs/gnss.md).
-    try {
-      this.#port = serial.open(port, { onData: (bytes) => this.#parser.push(bytes) });
-    } catch (e) {
-      throw new AgentError('pin.unavailable', `gnss ${port.port}: ${String(e)}`, { errno: Errno.ENODEV, cause: e });
-    }
-    info(logger, `gnss ${port.port}: open`, { baudRate: port.baudRate });
   }
 }
 

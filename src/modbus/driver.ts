@@ -104,12 +104,14 @@ export class ModbusChannelDriver implements ChannelDriver {
   /** One path for coils (1 bit per address) and registers (16): the addresses the field touches, written whole. */
   async #write(bus: Bus, raw: Value): Promise<ModbusResult | Failure> {
     const c = this.#channel;
-    const { dataOffsetBits: offset, dataSizeBits: size, deviceAddress: unit } = c;
+    const { dataOffsetBits: offset, dataSizeBits: size } = c;
     const width = this.#width;
     const bits = width === 1;
+    // The channel's read less the addresses before the field's first bit.
+    const { unit, address: from, count: through } = this.#read;
     const first = Math.floor(offset / width);
-    const count = Math.ceil((offset + size) / width) - first;
-    const address = c.registerAddress + first;
+    const count = through - first;
+    const address = from + first;
     let data = new Uint8Array(Math.ceil((count * width) / 8));
     // A field that does not cover its registers whole: read them first (never so for coils).
     if ((offset | size) % width !== 0) {

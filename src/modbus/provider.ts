@@ -71,8 +71,9 @@ export class ModbusProvider implements ChannelDriverProvider {
     const { serial, clock, logger, ports } = this.#options;
     const bus = this.#buses.get(key);
     const wiring = ports[key];
+    const tag = `modbus: bus ${key}`;
     if (bus === undefined || wiring === undefined) {
-      warn(logger, `modbus: bus ${key} not wired`);
+      warn(logger, `${tag} not wired`);
       return Errno.ENODEV;
     }
     const { port: name, directionPin } = wiring;
@@ -83,14 +84,14 @@ export class ModbusProvider implements ChannelDriverProvider {
         { port: name, baudRate, dataBits, parity, stopBits, ...(directionPin === undefined ? {} : { directionPin }) },
         {
           onData: (bytes) => master?.onData(bytes),
-          onError: (e) => warn(logger, `modbus: bus ${key}: ${e.message}`),
+          onError: (e) => warn(logger, `${tag}: ${e.message}`),
         },
       );
       master = new ModbusMaster(port, clock, logger, bus);
-      info(logger, `modbus: bus ${key} on ${name} at ${baudRate}`);
+      info(logger, `${tag} on ${name} at ${baudRate}`);
       return master;
     } catch (e) {
-      logger.log('error', `modbus: bus ${key}: ${toAgentError(e).message}`);
+      logger.log('error', `${tag}: ${toAgentError(e).message}`);
       return Errno.EIO;
     }
   }

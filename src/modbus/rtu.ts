@@ -126,7 +126,12 @@ export function checkResponse(sent: Uint8Array, rx: Uint8Array, length: number):
  * 04, 05, 06, 08 and unknown codes -EIO.
  */
 export function exceptionErrno(code: number): number {
-  if (code === 1) return Errno.EOPNOTSUPP;
-  if (code === 2 || code === 3) return Errno.EINVAL;
-  return code === 0x0a || code === 0x0b ? Errno.ENODEV : Errno.EIO;
+  const errnos: Readonly<Record<number, number>> = {
+    1: Errno.EOPNOTSUPP,
+    2: Errno.EINVAL,
+    3: Errno.EINVAL,
+    0x0a: Errno.ENODEV,
+    0x0b: Errno.ENODEV,
+  };
+  return errnos[code] ?? Errno.EIO;
 }

@@ -72,17 +72,20 @@ class PwmOutputDriver extends OutputDriver<PwmOutput> {
   }
 }
 
-/** How each pin channel type opens its pin and drives it: the one table of the pin types. */
-const openers: Readonly<Record<PinChannel['type'], (pins: Pins, pin: number) => ChannelDriver>> = {
-  digitalInput: (pins, pin) => new PinReader(pins.digitalInput({ pin })),
-  analogInput: (pins, pin) => new PinReader(pins.analogInput({ pin })),
-  digitalOutput: (pins, pin) => new OutputDriver(pins.digitalOutput({ pin })),
-  analogOutput: (pins, pin) => new PwmOutputDriver(pins.pwmOutput({ pin })),
+/**
+ * The driver of each pin channel type: the one table of the pin types. Each opens its pin with the Pins
+ * port's opener of the same name, but an analog output is a PWM one (`pwmOutput`).
+ */
+const drivers: Readonly<Record<PinChannel['type'], new (io: never) => ChannelDriver>> = {
+  digitalInput: PinReader,
+  analogInput: PinReader,
+  digitalOutput: OutputDriver,
+  analogOutput: PwmOutputDriver,
 };
 
 /** The provider of the four pin channel types, over the host's Pins port. */
 export class PinChannelProvider implements ChannelDriverProvider {
-  readonly types = Object.keys(openers) as ChannelType[];
+  readonly types = Object.keys(drivers) as ChannelType[];
 
   declare private readonly pins: Pins;
 
@@ -92,8 +95,9 @@ export class PinChannelProvider implements ChannelDriverProvider {
 
   create(channel: Channel): ChannelDriver {
     if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel: ${channel.type}`);
+    const type = channel.type;
     try {
-      return openers[channel.type](this.pins, channel.pin);
+      return new drivers[type](this.pins[type === 'analogOutput' ? 'pwmOutput' : type]({ pin: channel.pin }) as never);
     } catch (e) {
       throw new AgentError('pin.unavailable', `pins ${channel.pin}: ${toAgentError(e).message}`, {
         errno: Errno.EIO,

@@ -11,7 +11,10 @@ import { moddableSerial } from './serial.js';
 
 export function boardSerial(board: BoardConfig, clock: Clock): Serial {
   const pins: Record<string, SerialPins> = {};
-  if (board.gnssPort !== undefined) pins[board.gnssPort] = { receive: board.gnssRx, transmit: board.gnssTx };
-  if (board.modbusPort !== undefined) pins[board.modbusPort] = { receive: board.modbusRx, transmit: board.modbusTx };
+  // Each feature's UART: `<name>Port` on pins `<name>Rx` and `<name>Tx`.
+  for (const name of ['gnss', 'modbus'] as const) {
+    const port = board[`${name}Port`];
+    if (port !== undefined) pins[port] = { receive: board[`${name}Rx`], transmit: board[`${name}Tx`] };
+  }
   return moddableSerial(boardIo(), clock, pins);
 }

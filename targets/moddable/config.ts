@@ -113,7 +113,8 @@ export function readSettings<T>(
     else if (typeof a === 'number') {
       // Numbers come as strings from the command line and from preferences.
       const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < a || n > (b as number))
+      // Number.isInteger is false for anything but a number.
+      if (!Number.isInteger(n) || (n as number) < a || (n as number) > (b as number))
         fail(name, `integer ${a}..${b}`, value);
       value = n;
     } else if (typeof value !== 'string' || !a.test(value)) fail(name, b as string, value);

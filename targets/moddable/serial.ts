@@ -22,14 +22,14 @@ export function moddableSerial(
 ): Serial {
   return {
     open(options: SerialOptions, handlers: SerialHandlers): SerialPort {
+      const name = `serial port ${options.port}`;
       if (
         (options.dataBits ?? 8) !== 8 ||
         (options.parity ?? 'none') !== 'none' ||
         (options.stopBits ?? 'one') !== 'one'
       ) {
-        throw new AgentError('unsupported', `serial ${options.port}: 8N1 framing only on this target`);
+        throw new AgentError('unsupported', `${name}: 8N1 framing only on this target`);
       }
-      const name = `serial port ${options.port}`;
       const pins = pinsByPort[String(options.port)];
       if (pins === undefined) throw new AgentError('pin.unavailable', `${name} has no pins configured`);
       const port = Number(options.port);
