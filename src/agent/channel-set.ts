@@ -97,7 +97,8 @@ export class ChannelSet {
   apply(config: ChannelConfig): void {
     const c = this.#c;
     const now = c.clock.monotonicMs();
-    const before = [...this.slots.keys(), ...this.#idle];
+    // Keys of this configuration and of earlier ones (the former keys change only at the end).
+    const before = [...this.slots.keys(), ...this.#idle, ...this.#former];
     // The settings that make a channel what it is, hashed: its own fields and those of its bus, if any.
     const signatures = new Map<string, number>();
     for (const channel of config.channels) {
@@ -129,8 +130,8 @@ export class ChannelSet {
       eventLists.set(text, events);
       this.#start(channel, signatures.get(channel.key)!, events, now); // every channel's is set above
     }
-    // Keys configured before (and earlier) that are not now; one configured again is no longer former.
-    for (const key of [...before, ...this.#former]) {
+    // Keys configured before that are not now; one configured again is no longer former.
+    for (const key of before) {
       if (this.isConfigured(key)) this.#former.delete(key);
       else this.#former.add(key);
     }

@@ -68,22 +68,23 @@ export class Batcher {
    * records before it, instead of waiting for the batch timer.
    */
   add(lane: Lane, record: string, prompt?: boolean): void {
+    const options = this.#options;
     const buffer = this.#lanes[lane];
     const size = byteLength(record) + 1; // and its comma
-    if (buffer.parts.length > 0 && buffer.bytes + size > this.#options.maxBytes) this.#close(lane);
+    if (buffer.parts.length > 0 && buffer.bytes + size > options.maxBytes) this.#close(lane);
     buffer.parts.push(record);
     buffer.bytes += size;
     if (
-      (prompt && this.#options.prompt !== false) ||
-      buffer.parts.length >= this.#options.maxRecords ||
-      buffer.bytes >= this.#options.maxBytes
+      (prompt && options.prompt !== false) ||
+      buffer.parts.length >= options.maxRecords ||
+      buffer.bytes >= options.maxBytes
     ) {
       this.#close(lane);
     }
     // Records wait here unless this lane just closed; while the other lane holds any, the timer is armed.
     if (!this.#armed && buffer.parts.length > 0) {
       this.#armed = true;
-      this.#timer.schedule(this.#options.maxAgeMs);
+      this.#timer.schedule(options.maxAgeMs);
     }
   }
 

@@ -90,9 +90,9 @@ export class Sender {
     return this.#state;
   }
 
-  /** Starts a delivery if idle and something is queued (#sendNext finds whether it is). */
+  /** Starts a delivery if idle and something is queued (not an async call per batch to find nothing). */
   kick(): void {
-    if (this.#state === 'idle') void this.#sendNext();
+    if (this.#state === 'idle' && this.#outbox.records > 0) void this.#sendNext();
   }
 
   /** Retries at once (e.g. after a successful config read shows the service is back). */
