@@ -122,12 +122,14 @@ export function logFailure(logger: Logger, level: LogLevel, message: string, e: 
   logger.log(level, message, { ...fields, reason: toAgentError(e).message });
 }
 
-/** `logger.log('warn', …)`, shorter at each of the many call sites the firmware links. */
-export function warn(logger: Logger, message: string, fields?: LogFields): void {
-  logger.log('warn', message, fields);
-}
+/** `logger.log(level, …)` as a function of the logger: shorter at each of the many call sites the firmware links. */
+const logAt =
+  (level: LogLevel) =>
+  (logger: Logger, message: string, fields?: LogFields): void =>
+    logger.log(level, message, fields);
 
-/** `logger.log('info', …)`, shorter at each of the many call sites the firmware links. */
-export function info(logger: Logger, message: string, fields?: LogFields): void {
-  logger.log('info', message, fields);
-}
+/** `logger.log('warn', …)`. */
+export const warn = logAt('warn');
+
+/** `logger.log('info', …)`. */
+export const info = logAt('info');

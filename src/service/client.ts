@@ -20,7 +20,10 @@ export interface ServiceAccess {
   token: string;
 }
 
-export type Query = ReadonlyArray<readonly [string, string]>;
+const json = 'application/json';
+
+/** Query parameters: a name of the specification's (URL-safe, sent as is) and its value (encoded). */
+export type Query = ReadonlyArray<readonly [name: string, value: string]>;
 
 export class ServiceClient {
   readonly #http: HttpTransport;
@@ -50,7 +53,7 @@ export class ServiceClient {
    */
   async ofDevice(path: string, ...more: Query): Promise<unknown> {
     const query = [['device', this.access.device] as const, ...more]
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
       .join('&');
     return readJson((await this.#send('GET', path, '?' + query)).body, path);
   }
@@ -63,12 +66,12 @@ export class ServiceClient {
   async #send(method: 'GET' | 'POST', path: string, search: string, body?: string): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.access.token}`,
-      accept: 'application/json',
+      accept: json,
     };
     const url = this.#base + path + search;
     const request: HttpRequest = { method, url, headers };
     if (body !== undefined) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = json;
       request.body = body;
     }
     const response = await this.#http.request(request);
