@@ -9,7 +9,7 @@
  */
 import { statusError } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
-import { isObject, readJson } from '../reader.js';
+import { readJson } from '../reader.js';
 
 export interface ServiceAccess {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:8080`. */
@@ -88,9 +88,10 @@ export class ServiceClient {
 /** ` <detail>` (else ` <title>`) of an RFC 9457 problem body, or '' (the body is untrusted). */
 function problemDetail(body: string): string {
   try {
-    const o: unknown = JSON.parse(body);
-    const text = isObject(o) ? (o['detail'] ?? o['title']) : undefined;
-    return typeof text === 'string' && text !== '' ? ' ' + text.slice(0, 200) : '';
+    // Any JSON: a value that is not an object has neither field.
+    const o = JSON.parse(body) as { detail?: unknown; title?: unknown } | null;
+    const text = o?.detail ?? o?.title;
+    return typeof text === 'string' && text ? ' ' + text.slice(0, 200) : '';
   } catch {
     return '';
   }
