@@ -91,7 +91,7 @@ export function retryAfterMs(status: number, headers: Readonly<Record<string, st
   if (v === undefined) return undefined;
   if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
   const ms = Date.parse(v) - Date.parse(headers['date'] ?? '');
-  return ms === ms ? (ms > 0 ? ms : 0) : undefined;
+  return ms === ms ? Math.max(ms, 0) : undefined;
 }
 
 /**
@@ -112,22 +112,25 @@ export function isAgentError(e: unknown, code?: ErrorCode): e is AgentError {
 
 /** Any thrown value as an AgentError (unknown values become `internal`). */
 export function toAgentError(e: unknown): AgentError {
-  if (e instanceof AgentError) return e;
-  const message = e instanceof Error ? e.message : String(e);
-  return new AgentError('internal', message, { cause: e });
+  return e instanceof AgentError ? e : new AgentError('internal', messageOf(e), { cause: e });
 }
+
+/** The message of any thrown value (an Error's own, else its text). */
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Logs an expected failure: `message` at `level`, with `fields` and the reason `e` gives. */
 export function logFailure(logger: Logger, level: LogLevel, message: string, e: unknown, fields?: LogFields): void {
-  logger.log(level, message, { ...fields, reason: toAgentError(e).message });
+  logger.log(level, message, { ...fields, reason: messageOf(e) });
 }
 
-/** `logger.log('warn', …)`, shorter at each of the many call sites the firmware links. */
-export function warn(logger: Logger, message: string, fields?: LogFields): void {
-  logger.log('warn', message, fields);
-}
+/** `logger.log(level, …)` as a function of the logger: shorter at each of the many call sites the firmware links. */
+const logAt =
+  (level: LogLevel) =>
+  (logger: Logger, message: string, fields?: LogFields): void =>
+    logger.log(level, message, fields);
 
-/** `logger.log('info', …)`, shorter at each of the many call sites the firmware links. */
-export function info(logger: Logger, message: string, fields?: LogFields): void {
-  logger.log('info', message, fields);
-}
+/** `logger.log('warn', …)`. */
+export const warn = logAt('warn');
+
+/** `logger.log('info', …)`. */
+export const info = logAt('info');

@@ -19,7 +19,8 @@ function parseChannel(value: unknown, at: string, buses: readonly Bus[]): Channe
   if (c.type !== 'modbus' && c.type !== 'can') return c;
   if (!buses.some((b) => b.key === c.bus && b.type === c.type)) fail(`${at}.bus`, `key of a ${c.type} bus`, c.bus);
   const width = DataTypeBits[c.dataType];
-  const exact = c.dataType.startsWith('float') || c.dataType === 'siemensTotalType';
+  // Floats and siemensTotalType take their whole width; integers fewer bits (bool has one either way).
+  const exact = !c.dataType.includes('int');
   const dataSizeBits = c.dataSizeBits ?? width;
   if (dataSizeBits > width || (exact && dataSizeBits < width)) {
     fail(`${at}.dataSize`, `${exact ? width : `1..${width}`} bits for ${c.dataType}`, dataSizeBits);

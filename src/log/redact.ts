@@ -23,11 +23,10 @@ export class RedactingLogger implements Logger {
   /** Registers a secret (and its URL-encoded form); empty or short values are ignored. */
   addSecret(secret: string | undefined): void {
     if (secret === undefined || secret.length < minSecretLength) return;
-    for (const form of [secret, encodeURIComponent(secret)]) {
-      if (!this.#secrets.includes(form)) this.#secrets.push(form);
-    }
-    // Longest first, so a secret that contains another is replaced whole.
-    this.#secrets.sort((a, b) => b.length - a.length);
+    // Each form once, longest first, so a secret that contains another is replaced whole.
+    this.#secrets = [...new Set([...this.#secrets, secret, encodeURIComponent(secret)])].sort(
+      (a, b) => b.length - a.length,
+    );
   }
 
   /** Forgets a secret (e.g. a used connection token). */

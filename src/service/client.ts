@@ -9,7 +9,7 @@
  */
 import { statusError } from '../errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from '../ports.js';
-import { isObject, readJson } from '../reader.js';
+import { readJson } from '../reader.js';
 
 export interface ServiceAccess {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:8080`. */
@@ -20,7 +20,10 @@ export interface ServiceAccess {
   token: string;
 }
 
-export type Query = ReadonlyArray<readonly [string, string]>;
+const json = 'application/json';
+
+/** Query parameters: a name of the specification's (URL-safe, sent as is) and its value (encoded). */
+export type Query = ReadonlyArray<readonly [name: string, value: string]>;
 
 export class ServiceClient {
   readonly #http: HttpTransport;
@@ -50,7 +53,7 @@ export class ServiceClient {
    */
   async ofDevice(path: string, ...more: Query): Promise<unknown> {
     const query = [['device', this.access.device] as const, ...more]
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
       .join('&');
     return readJson((await this.#send('GET', path, '?' + query)).body, path);
   }
@@ -63,12 +66,12 @@ export class ServiceClient {
   async #send(method: 'GET' | 'POST', path: string, search: string, body?: string): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.access.token}`,
-      accept: 'application/json',
+      accept: json,
     };
     const url = this.#base + path + search;
     const request: HttpRequest = { method, url, headers };
     if (body !== undefined) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = json;
       request.body = body;
     }
     const response = await this.#http.request(request);
@@ -85,9 +88,10 @@ export class ServiceClient {
 /** ` <detail>` (else ` <title>`) of an RFC 9457 problem body, or '' (the body is untrusted). */
 function problemDetail(body: string): string {
   try {
-    const o: unknown = JSON.parse(body);
-    const text = isObject(o) ? (o['detail'] ?? o['title']) : undefined;
-    return typeof text === 'string' && text !== '' ? ' ' + text.slice(0, 200) : '';
+    // Any JSON: a value that is not an object has neither field.
+    const o = JSON.parse(body) as { detail?: unknown; title?: unknown } | null;
+    const text = o?.detail ?? o?.title;
+    return typeof text === 'string' && text ? ' ' + text.slice(0, 200) : '';
   } catch {
     return '';
   }

@@ -71,15 +71,10 @@ export function linkAgent(
 
   const enqueue = (task: () => Promise<void>): void => {
     queued++;
-    tail = tail.then(async () => {
-      try {
-        await task();
-      } catch (e) {
-        logFailure(logger, 'warn', 'hub: desired sync failed', e);
-      } finally {
-        queued--;
-      }
-    });
+    tail = tail
+      .then(task)
+      .catch((e: unknown) => logFailure(logger, 'warn', 'hub: desired sync failed', e))
+      .finally(() => queued--);
   };
   /** Queues one resync (deduplicated; allowed past the bound, so it is never lost). */
   const resync = (): void => {
