@@ -154,8 +154,14 @@ export class FixTracker {
     const hdop = f.num(at[8]! + 1);
     const vdop = f.num(at[8]! + 2);
     let flag = UNKNOWN;
-    if (kind === GNS) flag = this.#gnsModes(f);
-    else if (status !== 0) flag = (status === A || (status === D && kind === RMC)) && mode !== N ? GOOD : BAD;
+    if (kind === GNS) {
+      // GNS's mode field: one capital letter per constellation; GOOD unless every one is 'N'.
+      for (let at = f.start[6]!; at < f.end[6]!; at++) {
+        const c = f.line[at]!;
+        if (c < A || c > 0x5a) f.bad = true;
+        flag = c !== N || flag === GOOD ? GOOD : BAD;
+      }
+    } else if (status !== 0) flag = (status === A || (status === D && kind === RMC)) && mode !== N ? GOOD : BAD;
     else if (kind === GGA && code === code)
       flag = code > 0 && code < 7 ? GOOD : BAD; // 7 manual, 8 simulator
     else if (code > 0) flag = code >= 2 || this.#flags[GSA] === GOOD ? GOOD : BAD; // GSA: the epoch's best mode
@@ -170,36 +176,22 @@ export class FixTracker {
     if (pdop === pdop) this.pdop = pdop;
     if (hdop === hdop) this.hdop = hdop;
     if (vdop === vdop) this.vdop = vdop;
-    this.#addSats(f.talker, sats);
+    // Satellites used: a GN (combined) count wins; otherwise the sum over talkers of this epoch.
+    if (sats === sats) {
+      const per = this.#epochSats;
+      per[this.#slot(f.talker)] = sats;
+      let sum = per[this.#talkers.indexOf(GN)] ?? NaN;
+      if (sum !== sum) {
+        sum = 0;
+        for (let i = 0; i < TALKERS; i++) if (per[i] === per[i]) sum += per[i]!;
+      }
+      this.sats = sum;
+      this.#fewSats = sum < MIN_SATS;
+    }
     if (flag !== UNKNOWN) this.#flags[kind] = flag;
     // Only a fresh position sentence proves the fix is alive (not GSA alone).
     if (kind !== GSA && this.valid) this.lastValidFixMs = this.#clock.monotonicMs();
     return true;
-  }
-
-  /** GNS's mode field: one capital letter per constellation; GOOD unless every one is 'N'. */
-  #gnsModes(f: NmeaFields): number {
-    let flag = UNKNOWN;
-    for (let at = f.start[6]!; at < f.end[6]!; at++) {
-      const c = f.line[at]!;
-      if (c < A || c > 0x5a) f.bad = true;
-      flag = c !== N || flag === GOOD ? GOOD : BAD;
-    }
-    return flag;
-  }
-
-  /** Satellites used: a GN (combined) count wins; otherwise the sum over talkers of this epoch. */
-  #addSats(talker: number, sats: number): void {
-    if (sats !== sats) return;
-    const per = this.#epochSats;
-    per[this.#slot(talker)] = sats;
-    let sum = per[this.#talkers.indexOf(GN)] ?? NaN;
-    if (sum !== sum) {
-      sum = 0;
-      for (let i = 0; i < TALKERS; i++) if (per[i] === per[i]) sum += per[i]!;
-    }
-    this.sats = sum;
-    this.#fewSats = sum < MIN_SATS;
   }
 
   /** The slot of a talker, given one on its first sentence. */

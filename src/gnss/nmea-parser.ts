@@ -112,7 +112,35 @@ export class NmeaParser {
         star = -1;
         f.count = 0;
       } else if (c === 0x0d || c === 0x0a) {
-        if (len > 0) this.#finish(len, star, sum);
+        if (len > 0) {
+          // The line's end: its checksum `*hh` verified, the line handed to its reader.
+          const d1 = line[len - 2]!;
+          const d2 = line[len - 1]!;
+          const check = sum ^ 0x2a ^ d1 ^ d2; // the XOR between '$' and '*' once the '*' is the third byte from the end
+          // Either case: of the printable bytes, only the hex digit itself (or its upper case) | 0x20 gives it.
+          if (
+            star < 6 ||
+            star !== len - 3 ||
+            (d1 | 0x20) !== hexDigit(check >> 4) ||
+            (d2 | 0x20) !== hexDigit(check & 15)
+          )
+            tally?.(FAILED);
+          else {
+            tally?.(PASSED);
+            f.end[f.count++] = star;
+            // The address is field 0, from offset 1: talker (2 letters) and type (3) of a `$` sentence.
+            f.type = line[0] === 0x24 && f.end[0] === 6 ? (line[3]! << 16) | (line[4]! << 8) | line[5]! : 0;
+            f.talker = (line[1]! << 8) | line[2]!;
+            f.bad = false;
+            let outcome = CALLBACK_ERROR;
+            try {
+              outcome = !this.#reader.onLine(f) ? SKIPPED : f.bad ? MALFORMED : DELIVERED;
+            } catch {
+              // A reader's exception stays here: the next line is read as usual.
+            }
+            tally?.(outcome);
+          }
+        }
         len = 0;
       } else if (len === 0) {
         tally?.(NOISE_BYTE);
@@ -134,34 +162,6 @@ export class NmeaParser {
     this.#length = len;
     this.#sum = sum;
     this.#star = star;
-  }
-
-  /** Verifies the checksum `*hh` that must end the line, then hands the line to its reader. */
-  #finish(len: number, star: number, sum: number): void {
-    const f = this.#fields;
-    const line = f.line;
-    const tally = this.#tally;
-    const d1 = line[len - 2]!;
-    const d2 = line[len - 1]!;
-    sum ^= 0x2a ^ d1 ^ d2; // the XOR between '$' and '*' once the '*' is the third byte from the end
-    // Either case: of the printable bytes, only the hex digit itself (or its upper case) | 0x20 gives it.
-    if (star < 6 || star !== len - 3 || (d1 | 0x20) !== hexDigit(sum >> 4) || (d2 | 0x20) !== hexDigit(sum & 15)) {
-      tally?.(FAILED);
-      return;
-    }
-    tally?.(PASSED);
-    f.end[f.count++] = star;
-    // The address is field 0, from offset 1: talker (2 letters) and type (3) of a `$` sentence.
-    f.type = line[0] === 0x24 && f.end[0] === 6 ? (line[3]! << 16) | (line[4]! << 8) | line[5]! : 0;
-    f.talker = (line[1]! << 8) | line[2]!;
-    f.bad = false;
-    let outcome = CALLBACK_ERROR;
-    try {
-      outcome = !this.#reader.onLine(f) ? SKIPPED : f.bad ? MALFORMED : DELIVERED;
-    } catch {
-      // A reader's exception stays here: the next line is read as usual.
-    }
-    tally?.(outcome);
   }
 }
 

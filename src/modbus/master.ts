@@ -96,9 +96,30 @@ export class ModbusMaster {
   request(r: ModbusRequest): Promise<ModbusResult> {
     return new Promise((resolve) => {
       if (this.#state === CLOSED_STATE) return resolve(CLOSED);
-      if (r.functionCode <= 4 && this.#join(r, resolve)) return;
-      if (this.#queue.length >= QUEUE_LIMIT) return resolve(QUEUE_FULL);
-      this.#queue.push({ ...r, done: [resolve], attempt: 0 });
+      const queue = this.#queue;
+      // A read joins a waiting read it touches; that read absorbs the others it then touches.
+      let into: Pending | undefined;
+      for (let i = 0; r.functionCode <= 4 && i < queue.length; i++) {
+        const p = queue[i] as Pending;
+        const a = into ?? r;
+        const start = Math.min(p.address, a.address);
+        const count = Math.max(p.address + p.count, a.address + a.count) - start;
+        // Two ranges touch or overlap when together they span no more than apart.
+        const touch = count <= p.count + a.count && count <= readLimit(r.functionCode);
+        if (p.unit !== r.unit || p.functionCode !== r.functionCode || !touch) continue;
+        if (into === undefined) {
+          p.done.push(resolve);
+          into = p;
+        } else {
+          into.done.push(...p.done);
+          queue.splice(i--, 1);
+        }
+        into.address = start;
+        into.count = count;
+      }
+      if (into !== undefined) return;
+      if (queue.length >= QUEUE_LIMIT) return resolve(QUEUE_FULL);
+      queue.push({ ...r, done: [resolve], attempt: 0 });
       if (this.#state === IDLE) this.#next();
     });
   }
@@ -112,10 +133,18 @@ export class ModbusMaster {
     const expected = expectedResponseLength(rx, this.#rxLength);
     const complete = expected !== 0 && this.#rxLength >= expected;
     if (!complete && this.#rxLength < MAX_ADU_BYTES) return;
-    // The attempt ends here, not at its timeout.
+    // The attempt ends here, not at its timeout: a full buffer that is no answer counts as a garbled one.
     this.#stopTimer();
-    if (complete) this.#complete(expected);
-    else this.#endAttempt(true);
+    const n = complete ? checkResponse(this.#tx, rx, expected) : GARBLED;
+    if (n === GARBLED) return this.#endAttempt(true);
+    const p = this.#current as Pending;
+    this.#health[p.unit] = 1;
+    const code = rx[2]!;
+    this.#finish(
+      n === EXCEPTION
+        ? failure(exceptionErrno(code), `exception ${code}`)
+        : { ok: true, data: rx.slice(3, 3 + n), address: p.address },
+    );
   }
 
   /** Ends every pending request with -EIO, stops and closes the port. */
@@ -127,31 +156,6 @@ export class ModbusMaster {
     for (const p of [...this.#queue.splice(0), this.#current]) for (const done of p?.done ?? []) done(CLOSED);
   }
 
-  /** Joins read `r` to a waiting read it touches; that read absorbs the others it then touches. */
-  #join(r: ModbusRequest, done: (result: ModbusResult) => void): boolean {
-    let into: Pending | undefined;
-    const queue = this.#queue;
-    for (let i = 0; i < queue.length; i++) {
-      const p = queue[i] as Pending;
-      const a = into ?? r;
-      const start = Math.min(p.address, a.address);
-      const count = Math.max(p.address + p.count, a.address + a.count) - start;
-      // Two ranges touch or overlap when together they span no more than apart.
-      const touch = count <= p.count + a.count && count <= readLimit(r.functionCode);
-      if (p.unit !== r.unit || p.functionCode !== r.functionCode || !touch) continue;
-      if (into === undefined) {
-        p.done.push(done);
-        into = p;
-      } else {
-        into.done.push(...p.done);
-        queue.splice(i--, 1);
-      }
-      into.address = start;
-      into.count = count;
-    }
-    return into !== undefined;
-  }
-
   #next(): void {
     if ((this.#current ?? this.#queue[0]) === undefined) {
       this.#state = IDLE;
@@ -159,34 +163,22 @@ export class ModbusMaster {
     }
     this.#state = SILENCE;
     const waitMs = Math.max(0, this.#lineFreeAtMs - this.#clock.monotonicMs());
-    this.#timer = this.#clock.setTimer(() => this.#send(), waitMs);
-  }
-
-  /** The silent interval is over (the timer #next set; close stops it). */
-  #send(): void {
-    const p = (this.#current ??= this.#queue.shift() as Pending);
-    const length = encodeRequest(p, this.#tx);
-    this.#rxLength = 0;
-    this.#state = AWAITING;
-    p.attempt++;
-    const onLineMs = length * this.#characterMs;
-    this.#lineFreeAtMs = this.#clock.monotonicMs() + onLineMs + this.#silentMs;
-    this.#timer = this.#clock.setTimer(() => this.#endAttempt(false), onLineMs + RESPONSE_TIMEOUT_MS);
-    try {
-      this.#port.write(this.#tx.subarray(0, length));
-    } catch (e) {
-      warn(this.#logger, `modbus: write failed: ${toAgentError(e).message}`);
-    }
-  }
-
-  #complete(length: number): void {
-    const p = this.#current as Pending;
-    const n = checkResponse(this.#tx, this.#rx, length);
-    if (n === GARBLED) return this.#endAttempt(true);
-    this.#health[p.unit] = 1;
-    const code = this.#rx[2]!;
-    if (n === EXCEPTION) return this.#finish(failure(exceptionErrno(code), `exception ${code}`));
-    this.#finish({ ok: true, data: this.#rx.slice(3, 3 + n), address: p.address });
+    // The silent interval over (close stops this timer): the request goes out.
+    this.#timer = this.#clock.setTimer(() => {
+      const p = (this.#current ??= this.#queue.shift() as Pending);
+      const length = encodeRequest(p, this.#tx);
+      this.#rxLength = 0;
+      this.#state = AWAITING;
+      p.attempt++;
+      const onLineMs = length * this.#characterMs;
+      this.#lineFreeAtMs = this.#clock.monotonicMs() + onLineMs + this.#silentMs;
+      this.#timer = this.#clock.setTimer(() => this.#endAttempt(false), onLineMs + RESPONSE_TIMEOUT_MS);
+      try {
+        this.#port.write(this.#tx.subarray(0, length));
+      } catch (e) {
+        warn(this.#logger, `modbus: write failed: ${toAgentError(e).message}`);
+      }
+    }, waitMs);
   }
 
   /** An attempt ended without a believable answer (its timer has fired or was stopped). */
