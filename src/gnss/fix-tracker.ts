@@ -165,7 +165,21 @@ export class FixTracker {
     else if (kind === GGA && code === code)
       flag = code > 0 && code < 7 ? GOOD : BAD; // 7 manual, 8 simulator
     else if (code > 0) flag = code >= 2 || this.#flags[GSA] === GOOD ? GOOD : BAD; // GSA: the epoch's best mode
-    if (f.bad || !this.#time(time, f.talker, kind)) return true;
+    if (f.bad) return true;
+    // Epoch bookkeeping for a timed sentence. When the time repeats for this talker and kind (the
+    // receiver's time stopped), the fix is marked lost and nothing else of the sentence is applied.
+    if (time === time) {
+      const slot = this.#slot(f.talker) * 4 + kind;
+      const last = this.#lastTimes[slot];
+      this.#lastTimes[slot] = time;
+      if (time !== this.timeOfDayMs) {
+        this.timeOfDayMs = time;
+        this.#newEpoch();
+      } else if (time === last) {
+        this.#stale = true;
+        return true;
+      }
+    }
     // A GLL gives the position of a second no GGA, GNS or RMC covers.
     if (lat === lat && lon === lon && (kind !== GLL || (flag === GOOD && !this.#primaryPosition))) {
       this.lat = lat;
@@ -202,25 +216,6 @@ export class FixTracker {
     if (i < 0) return TALKERS - 1;
     talkers[i] = talker;
     return i;
-  }
-
-  /**
-   * Epoch bookkeeping for a timed sentence. Returns false when the time
-   * repeats for this talker and kind (the receiver's time stopped): the fix is
-   * marked lost and nothing else of the sentence is applied.
-   */
-  #time(timeMs: number, talker: number, kind: number): boolean {
-    if (timeMs !== timeMs) return true;
-    const slot = this.#slot(talker) * 4 + kind;
-    const last = this.#lastTimes[slot];
-    this.#lastTimes[slot] = timeMs;
-    if (timeMs === this.timeOfDayMs) {
-      if (timeMs === last) this.#stale = true;
-      return timeMs !== last;
-    }
-    this.timeOfDayMs = timeMs;
-    this.#newEpoch();
-    return true;
   }
 
   /** Indicators belong to their epoch: a new epoch is judged on its own sentences. */
