@@ -11,7 +11,7 @@
 export function utf8Length(text: string): number {
   let bytes = 0;
   for (const ch of text) {
-    const c = ch.codePointAt(0) ?? 0;
+    const c = ch.codePointAt(0)!; // a string's iterator yields whole code points
     bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
   }
   return bytes;

@@ -28,6 +28,7 @@ export interface Negotiated {
  * `wire.invalid` (not JSON, no connection token) or `network` (the transport).
  */
 export async function negotiate(http: HttpTransport, baseUrl: string, accessToken: string): Promise<Negotiated> {
+  // An http(s) URL: its ws(s) form is `ws` and the rest.
   const base = baseUrl.replace(/\/$/, '');
   const { status, body, headers } = await http.request({
     method: 'POST',
@@ -42,7 +43,7 @@ export async function negotiate(http: HttpTransport, baseUrl: string, accessToke
   if (o['error'] != null) throw new AgentError('hub', 'hub: negotiate: ' + str(o['error'], 'error'));
   const connectionToken = nonEmpty(o['connectionToken'], 'connectionToken');
   return {
-    socketUrl: base.replace(/^http/, 'ws') + Paths.hub + '?id=' + encodeURIComponent(connectionToken),
+    socketUrl: 'ws' + base.slice(4) + Paths.hub + '?id=' + encodeURIComponent(connectionToken),
     connectionToken,
   };
 }

@@ -98,14 +98,12 @@ export class RecordDecoder {
    * bound; the decoder is then reset and the rest of the chunk dropped.
    */
   push(chunk: string, onRecord: (record: string) => void): void {
-    let start = 0;
-    for (let end = chunk.indexOf(RS); end !== -1; end = chunk.indexOf(RS, start)) {
-      const record = this.#check(this.#partial + chunk.slice(start, end));
-      this.#partial = '';
-      start = end + 1;
-      onRecord(record);
-    }
-    if (start < chunk.length) this.#partial = this.#check(this.#partial + chunk.slice(start));
+    // The text after the last separator is the next record's beginning ('' when the chunk ends one).
+    const records = (this.#partial + chunk).split(RS);
+    const rest = records.pop()!;
+    this.#partial = '';
+    for (const record of records) onRecord(this.#check(record));
+    this.#partial = this.#check(rest);
   }
 
   #check(record: string): string {
