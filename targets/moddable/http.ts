@@ -92,10 +92,10 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         // The piece of the request being written and what of it is sent; where the next piece starts in the body
         // (-1: the head comes first). The body is encoded a piece at a time: a batch's text and all its bytes are
         // never held together.
-        let out = new Uint8Array(0);
+        let got = new Uint8Array(0);
+        let out = got;
         let sent = 0;
         let at = -1;
-        let got = new Uint8Array(0);
         let retried = false;
         let settled = false;
 
@@ -135,13 +135,10 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
             let whole: Answer | undefined;
             if (message === 2) {
               const bytes = new Uint8Array(sock!.read(ArrayBuffer));
-              // The first fragment is kept as it came; a later one joins a copy.
-              if (got.length) {
-                const joined = new Uint8Array(got.length + bytes.length);
-                joined.set(got);
-                joined.set(bytes, got.length);
-                got = joined;
-              } else got = bytes;
+              const joined = new Uint8Array(got.length + bytes.length);
+              joined.set(got);
+              joined.set(bytes, got.length);
+              got = joined;
               if (got.length > MAX_ANSWER_BYTES) throw Error(`answer over ${MAX_ANSWER_BYTES} B`);
               if (!(whole = readAnswer(got, false))) return;
               reused = true;
