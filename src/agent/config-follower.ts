@@ -67,7 +67,7 @@ export class ConfigFollower {
     try {
       const text = c.store.get(storeKey);
       if (text !== undefined) {
-        this.#use(text, parseChannelList(JSON.parse(text) as unknown));
+        this.#use(hashText(text), parseChannelList(JSON.parse(text) as unknown));
         info(c.logger, 'starting from the cached configuration');
       }
     } catch (e) {
@@ -123,25 +123,31 @@ export class ConfigFollower {
 
   /** Applies a `channels/list` body read (a changed one is cached first); false when stopped meanwhile. */
   #take(body: unknown): boolean {
-    const c = this.#c;
     const config = parseChannelList(body);
-    const text = JSON.stringify(body);
     this.#failures = 0;
     this.#refused = false;
     if (!this.#running) return false;
-    if (hashText(text) !== this.#hash) {
-      try {
-        c.store.set(storeKey, text);
-      } catch (e) {
-        logFailure(c.logger, 'warn', 'config: not cached', e);
-      }
-      this.#use(text, config);
-    }
+    // The body's text lives only in #cache: it is gone before the channels are built.
+    const hash = this.#cache(JSON.stringify(body));
+    if (hash !== this.#hash) this.#use(hash, config);
     return true;
   }
 
-  #use(text: string, config: ChannelConfig): void {
-    this.#hash = hashText(text);
+  /** Caches `text` when it differs from the configuration in use; its hash. */
+  #cache(text: string): number {
+    const hash = hashText(text);
+    if (hash !== this.#hash) {
+      try {
+        this.#c.store.set(storeKey, text);
+      } catch (e) {
+        logFailure(this.#c.logger, 'warn', 'config: not cached', e);
+      }
+    }
+    return hash;
+  }
+
+  #use(hash: number, config: ChannelConfig): void {
+    this.#hash = hash;
     this.#c.channels.apply(config);
   }
 

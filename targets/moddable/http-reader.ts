@@ -36,8 +36,13 @@ let digits: RegExp | undefined;
 const bad = (what: string, text: string): AgentError =>
   new AgentError('network', `malformed ${what}: ${text.slice(0, 40)}`);
 
-/** The text of `b` from `from` to `to` (UTF-8). */
-const text = (b: Uint8Array, from: number, to: number): string => String.fromArrayBuffer(b.slice(from, to).buffer);
+/** The text of `b` from `from` to `to` (UTF-8), decoded in place (XS's `fromArrayBuffer` takes an offset and a length). */
+export const text = (b: Uint8Array, from: number, to: number): string =>
+  (String.fromArrayBuffer as (buffer: ArrayBufferLike, offset: number, length: number) => string)(
+    b.buffer,
+    b.byteOffset + from,
+    to - from,
+  );
 
 /** Where the next CR LF in `b` starts, from `at`; -1 when none has arrived. */
 function eol(b: Uint8Array, at: number): number {

@@ -29,7 +29,7 @@ import { AgentError, toAgentError } from '../../src/errors.js';
 import { utf8Length } from '../../src/utf8.js';
 import type { Clock, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
 import { closeQuietly } from './guarded-socket.js';
-import { MAX_ANSWER_BYTES, readAnswer, type Answer } from './http-reader.js';
+import { MAX_ANSWER_BYTES, readAnswer, text, type Answer } from './http-reader.js';
 import { tlsTurn } from './tls-turn.js';
 import { splitUrl } from './url.js';
 
@@ -39,6 +39,8 @@ import { splitUrl } from './url.js';
  * closes first; the one-retry rule covers a server that closes sooner.
  */
 export const IDLE_MS = 30_000;
+/** The TLS records' size asked of the server (RFC 6066 max_fragment_length), and of the pieces written. */
+export const MAX_RECORD = 2048;
 /** Requests waiting for the connection, beyond the one in flight. */
 export const MAX_QUEUED = 8;
 
@@ -85,9 +87,15 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
         const { body } = req;
         if (body !== undefined) head += `Content-Length: ${utf8Length(body)}\r\n`;
-        const out = new Uint8Array(ArrayBuffer.fromString(`${head}\r\n${body ?? ''}`));
-        let sent = 0;
+        head += '\r\n';
+        const content = body ?? '';
+        // The piece of the request being written and what of it is sent; where the next piece starts in the body
+        // (-1: the head comes first). The body is encoded a piece at a time: a batch's text and all its bytes are
+        // never held together.
         let got = new Uint8Array(0);
+        let out = got;
+        let sent = 0;
+        let at = -1;
         let retried = false;
         let settled = false;
 
@@ -107,8 +115,17 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         };
 
         const write = (): void => {
-          for (let room; sent < out.length && (room = sock!.write()) > 0; sent += room) {
-            sock!.write(out.subarray(sent, sent + room));
+          for (let room; (room = Math.min(sock!.write(), MAX_RECORD)) > 0;) {
+            if (sent >= out.length) {
+              if (at >= content.length) return;
+              // The next piece: the head, then MAX_RECORD / 2 characters of the body (a surrogate pair kept whole).
+              let end = at < 0 ? 0 : at + MAX_RECORD / 2;
+              if ((content.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+              out = new Uint8Array(ArrayBuffer.fromString(at < 0 ? head : content.slice(at, end)));
+              at = end;
+              sent = 0;
+            }
+            sock!.write(out.subarray(sent, (sent += room)));
           }
         };
 
@@ -143,7 +160,9 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
             }
             const response: HttpResponse = { status: whole.status, headers: whole.headers, body: '' };
             if (req.binary) response.bytes = whole.body;
-            else response.body = String.fromArrayBuffer(whole.body.slice().buffer);
+            else response.body = text(whole.body, 0, whole.body.length);
+            // The socket's callback keeps this scope while the connection lives: the answer's bytes go now.
+            got = new Uint8Array(0);
             settle(undefined, response);
           } catch (e) {
             fail(e);
@@ -155,12 +174,14 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
           drop();
           to = where;
           reused = false;
-          sent = 0;
+          // The request from its start.
+          at = -1;
+          sent = out.length;
           const connect = (done: () => void): void => {
             turn = done;
             try {
               // `Socket` takes no `secure` and ignores it.
-              const options = { host, port, secure };
+              const options = { host, port, secure: { ...secure, tls_max_fragment_length: MAX_RECORD } };
               const s = (sock = (tls ? new SecureSocket(options) : new Socket(options)) as unknown as Sock);
               s.callback = (message) => {
                 if (sock !== s) return;

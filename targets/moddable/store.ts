@@ -12,7 +12,7 @@
 import { hashText } from '../../src/agent/channel-set.js';
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
-import { exceedsBytes } from '../../src/utf8.js';
+import { exceedsBytes, utf8Length } from '../../src/utf8.js';
 
 /** What this store needs of `preference` (its typing from @moddable/typings fits). */
 export interface PreferenceApi {
@@ -71,11 +71,11 @@ export function preferenceStore(
     get: (key) => find(key)[1]?.[1],
 
     set(key, value) {
-      const record = key + SEPARATOR + value;
-      if (exceedsBytes(record, maxValueBytes)) {
+      // Measured before the record is made: a value refused is never copied.
+      if (exceedsBytes(value, maxValueBytes - utf8Length(key + SEPARATOR))) {
         throw new AgentError('too-large', `store: ${key} over ${maxValueBytes} B`);
       }
-      preference.set(domain, find(key)[0], record);
+      preference.set(domain, find(key)[0], key + SEPARATOR + value);
     },
 
     delete(key) {

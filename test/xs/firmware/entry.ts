@@ -39,8 +39,11 @@ const harden = g.harden as (value: unknown) => void;
 function install(): void {
   const AB = ArrayBuffer as unknown as Record<string, unknown>;
   AB.fromString = (text: string): ArrayBuffer => encoder.encode(text).slice().buffer;
-  (String as unknown as Record<string, unknown>).fromArrayBuffer = (buffer: ArrayBuffer): string =>
-    decoder.decode(new Uint8Array(buffer));
+  (String as unknown as Record<string, unknown>).fromArrayBuffer = (
+    buffer: ArrayBuffer,
+    offset?: number,
+    length?: number,
+  ): string => decoder.decode(new Uint8Array(buffer, offset, length));
   Object.defineProperty(Date, 'now', { value: () => time.wallBaseMs + time.nowMs, writable: false });
   g.trace = (text: unknown): void => {
     command({ t: 'log', line: String(text) });
