@@ -87,15 +87,9 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
         for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
         const { body } = req;
         if (body !== undefined) head += `Content-Length: ${utf8Length(body)}\r\n`;
-        head += '\r\n';
-        const content = body ?? '';
-        // The piece of the request being written and what of it is sent; where the next piece starts in the body
-        // (-1: the head comes first). The body is encoded a piece at a time: a batch's text and all its bytes are
-        // never held together.
+        const out = new Uint8Array(ArrayBuffer.fromString(`${head}\r\n${body ?? ''}`));
         let got = new Uint8Array(0);
-        let out = got;
         let sent = 0;
-        let at = -1;
         let retried = false;
         let settled = false;
 
@@ -114,18 +108,10 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
           settle(new AgentError('network', `http ${host}: ${toAgentError(e).message}`, { cause: e }));
         };
 
+        // In pieces the socket can take, each at most one TLS record of the size asked for.
         const write = (): void => {
-          for (let room; (room = Math.min(sock!.write(), MAX_RECORD)) > 0;) {
-            if (sent >= out.length) {
-              if (at >= content.length) return;
-              // The next piece: the head, then MAX_RECORD / 2 characters of the body (a surrogate pair kept whole).
-              let end = at < 0 ? 0 : at + MAX_RECORD / 2;
-              if ((content.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
-              out = new Uint8Array(ArrayBuffer.fromString(at < 0 ? head : content.slice(at, end)));
-              at = end;
-              sent = 0;
-            }
-            sock!.write(out.subarray(sent, (sent += room)));
+          for (let room; sent < out.length && (room = Math.min(sock!.write(), MAX_RECORD)) > 0; sent += room) {
+            sock!.write(out.subarray(sent, sent + room));
           }
         };
 
@@ -175,8 +161,7 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
           to = where;
           reused = false;
           // The request from its start.
-          at = -1;
-          sent = out.length;
+          sent = 0;
           const connect = (done: () => void): void => {
             turn = done;
             try {
