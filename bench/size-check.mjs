@@ -28,16 +28,17 @@ import { imageCode } from './size-image.mjs';
 import { partOf, partSizes } from './size-parts.mjs';
 
 const AIM_BYTES = 40 * 1024;
-// Hard budgets: the full firmware under the issue's 60 KB goal (58,885 B measured, 1.9% below), the pins-only
-// one as measured (43,466 B) plus about 4%.
+// Hard budgets: the full firmware under the issue's 60 KB goal (59,965 B measured with the kept-alive HTTP client,
+// 0.06% below), the pins-only one as measured with the client (45,248 B) plus about 2%.
 const BUDGET_BYTES = 60_000;
-const PINS_ONLY_BUDGET_BYTES = 44 * 1024;
+const PINS_ONLY_BUDGET_BYTES = 45 * 1024;
 // The provisionable firmware (main-setup.ts: the full one plus setup mode) as measured plus about 3%.
 const SETUP_BUDGET_BYTES = 74_500;
 // The full firmware with updates (main-ota.ts: main.ts plus feature-ota.ts) as measured (71,200 B) plus about 3%.
 const UPDATES_BUDGET_BYTES = 73_400;
-// The full firmware's XS bytecode (95,264 B measured with Moddable SDK 8.2.3's xsc) plus about 3%; checked when MODDABLE is set.
-const XS_BUDGET_BYTES = 96 * 1024;
+// The full firmware's XS bytecode (98,784 B measured with Moddable SDK 8.2.3's xsc, the kept-alive client linked)
+// plus about 2.6%; checked when MODDABLE is set.
+const XS_BUDGET_BYTES = 99 * 1024;
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 

@@ -96,7 +96,7 @@ describe('the commands: --help of every bin and npm script', function () {
     const named = new Set(
       [...table.matchAll(/`(?:[A-Z_]+=\S+ )*npm (?:run ([\w:-]+)|start)/g)].map((m) => m[1] ?? 'start'),
     );
-    const tools = new Set(['test', 'bench', 'bench:field', 'bench:heap']); // the developer's runners, not commands
+    const tools = new Set(['test', 'bench', 'bench:field', 'bench:heap', 'bench:mcsim']); // the developer's runners, not commands
     const commands = new Map(commandScripts(pkg));
     const bins = new Set(Object.values(pkg.bin));
     for (const name of named) {
