@@ -22,9 +22,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { startService, type RunningService } from '../host-sim/service/index.js';
 import { generatePki, hasOpenssl } from '../host-sim/tls/pki.js';
+import { storedRecords } from '../test/moddable/door-records.js';
 import { buildFirmware, canSimulate, missingSdk, root, simManifest, simPrefs, SimRun } from '../test/moddable/mcsim.js';
 
 const STEADY_MS = Number(process.env.MCSIM_STEADY_MS ?? 180_000);
@@ -48,18 +48,6 @@ function skipReason(): string | undefined {
   if (!canSimulate()) return 'needs mcsim (built with GTK 3) and xvfb-run';
   if (!hasOpenssl()) return 'openssl is not on PATH (it makes the test CA)';
   return undefined;
-}
-
-/** Records the service has stored (states and measurements), from its database. */
-function stored(dbPath: string): number {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    const count = (table: string): number =>
-      (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return count('states') + count('measurements');
-  } finally {
-    db.close();
-  }
 }
 
 /** The demo fixture with every channel reporting once a day: the same scans, nothing to send. */
@@ -94,17 +82,26 @@ async function measure(name: string, tree: string, scratch: string, windows: boo
     await sim.start(so);
     let db = join(dir, 'steady.db');
     const running = service;
-    await sim.until(async () => (running.hub.connectionCount() > 0 && stored(db) > 0 ? true : undefined), 180_000);
+    await sim.until(
+      async () => (running.hub.connectionCount() > 0 && storedRecords(db) > 0 ? true : undefined),
+      180_000,
+    );
     await sim.runFor(10_000);
     for (const resumption of windows) {
       service.connections.resumption = resumption;
-      const at = [Date.now(), sim.cpuMs() ?? 0, stored(db), service.connections.tls, service.connections.resumed];
+      const at = [
+        Date.now(),
+        sim.cpuMs() ?? 0,
+        storedRecords(db),
+        service.connections.tls,
+        service.connections.resumed,
+      ];
       await sim.runFor(STEADY_MS);
       steady.push({
         resumption,
         ms: Date.now() - at[0]!,
         cpuMs: (sim.cpuMs() ?? 0) - at[1]!,
-        records: stored(db) - at[2]!,
+        records: storedRecords(db) - at[2]!,
         tlsConnections: service.connections.tls - at[3]!,
         resumed: service.connections.resumed - at[4]!,
         load1: +loadavg()[0]!.toFixed(2),
@@ -122,14 +119,17 @@ async function measure(name: string, tree: string, scratch: string, windows: boo
     sim = new SimRun(simPrefs(dir));
     await sim.start(so);
     const idleService = service;
-    await sim.until(async () => (idleService.hub.connectionCount() > 0 && stored(db) > 0 ? true : undefined), 180_000);
+    await sim.until(
+      async () => (idleService.hub.connectionCount() > 0 && storedRecords(db) > 0 ? true : undefined),
+      180_000,
+    );
     await sim.runFor(15_000);
-    const at = [Date.now(), sim.cpuMs() ?? 0, stored(db)];
+    const at = [Date.now(), sim.cpuMs() ?? 0, storedRecords(db)];
     await sim.runFor(IDLE_MS);
     const idle = {
       ms: Date.now() - at[0]!,
       cpuMs: (sim.cpuMs() ?? 0) - at[1]!,
-      records: stored(db) - at[2]!,
+      records: storedRecords(db) - at[2]!,
       load1: +loadavg()[0]!.toFixed(2),
     };
     console.log(`${name} idle network: ${JSON.stringify(idle)}`);

@@ -4,8 +4,11 @@
  * 3,000 ms of wall time (targets/moddable/sim/digital.js: 2 s + 250 ms x pin)
  * and the channel transmits on change (scan 200 ms), so every toggle is one
  * record: a lost record leaves a gap of two periods between the records the
- * service holds. Node only.
+ * service holds. Also the count of every record the service stored (the CPU per
+ * record of the keep-alive suite and bench:mcsim). Node only.
  */
+
+import Database from 'better-sqlite3';
 
 /** Toggle period of the simulated door input (pin 4). */
 export const DOOR_PERIOD_MS = 3_000;
@@ -96,4 +99,16 @@ export function tally(
 export function describeRecords(records: readonly DoorRecord[]): string {
   const first = records[0]?.t ?? 0;
   return records.map((r) => `+${((r.t - first) / 1000).toFixed(3)}s=${JSON.stringify(r.value)}`).join(' ');
+}
+
+/** Every record the service has stored (states and measurements), counted in its database at `dbPath`. */
+export function storedRecords(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const count = (table: string): number =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return count('states') + count('measurements');
+  } finally {
+    db.close();
+  }
 }

@@ -18,10 +18,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { startService, type RunningService } from '../../host-sim/service/index.js';
 import { generatePki, hasOpenssl } from '../../host-sim/tls/pki.js';
-import { describeRecords, doorRecords, DOOR_PERIOD_MS, tally, type GetJson } from './door-records.js';
+import { describeRecords, doorRecords, DOOR_PERIOD_MS, storedRecords, tally, type GetJson } from './door-records.js';
 import { buildFirmware, canSimulate, missingSdk, root, simManifest, simPrefs, SimRun } from './mcsim.js';
 
 const STEADY_MS = Number(process.env.DDS_STEADY_MS ?? 300_000);
@@ -47,18 +46,6 @@ const getJson: GetJson = (url, headers) =>
     req.on('error', reject);
     req.end();
   });
-
-/** Records the service has stored (states and measurements), from its database. */
-function storedRecords(): number {
-  const db = new Database(join(scratch, 'service.db'), { readonly: true, fileMustExist: true });
-  try {
-    const count = (table: string): number =>
-      (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-    return count('states') + count('measurements');
-  } finally {
-    db.close();
-  }
-}
 
 function assertAlive(sim: SimRun): void {
   assert.ok(sim.running, `mcsim ended; log:\n${sim.xsbug.lines.join('\n')}`);
@@ -150,11 +137,13 @@ describe('Moddable firmware: one kept-alive connection over TLS (MODDABLE)', fun
     sim = new SimRun(simPrefs(scratch));
     await sim.start(soPath);
     const running = service;
-    await sim.until(async () => (running.hub.connectionCount() > 0 && storedRecords() > 0 ? true : undefined));
+    await sim.until(async () =>
+      running.hub.connectionCount() > 0 && storedRecords(join(scratch, 'service.db')) > 0 ? true : undefined,
+    );
     await sim.runFor(10_000);
-    const [fromMs, cpu0, rows0] = [Date.now(), sim.cpuMs() ?? 0, storedRecords()];
+    const [fromMs, cpu0, rows0] = [Date.now(), sim.cpuMs() ?? 0, storedRecords(join(scratch, 'service.db'))];
     await sim.runFor(STEADY_MS);
-    const [toMs, cpu1, rows1] = [Date.now(), sim.cpuMs() ?? 0, storedRecords()];
+    const [toMs, cpu1, rows1] = [Date.now(), sim.cpuMs() ?? 0, storedRecords(join(scratch, 'service.db'))];
     const counts = await awaitDelivery(sim, service.url, fromMs, toMs);
     const { tls, resumed, accepted } = service.connections;
     const records = rows1 - rows0;
