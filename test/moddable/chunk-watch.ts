@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { onPath, root } from './mcsim.js';
 
 /** What the watch saw: collections, the most live chunks, and the chunk heap's largest need (B). */
@@ -36,26 +36,13 @@ export class ChunkWatcher {
     private readonly out: string,
   ) {
     const script = join(root, 'test', 'moddable', 'esp32-chunks.py');
-    this.gdb = spawn(
-      'gdb',
-      [
-        '-p',
-        String(pid),
-        '-batch',
-        '-ex',
-        'handle all nostop noprint pass',
-        '-x',
-        script,
-        '-ex',
-        'continue',
-        '-ex',
-        'detach',
-      ],
-      {
-        env: { ...process.env, ESP32_CHUNKS_OUT: out },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const gdb = ['gdb', '-p', String(pid), '-batch', '-ex', 'handle all nostop noprint pass', '-x', script];
+    // No core file if gdb fails as the simulator ends (it has, once); it runs in the scratch folder regardless.
+    this.gdb = spawn('sh', ['-c', 'ulimit -c 0; exec "$@"', 'sh', ...gdb, '-ex', 'continue', '-ex', 'detach'], {
+      cwd: dirname(out),
+      env: { ...process.env, ESP32_CHUNKS_OUT: out },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let said = '';
     this.watching = new Promise((resolve, reject) => {
       const hear = (d: Buffer): void => {
@@ -74,8 +61,24 @@ export class ChunkWatcher {
     return JSON.parse(readFileSync(this.out, 'utf8')) as ChunkWatch;
   }
 
-  /** Ends gdb (by its PID) if the simulator's end did not. */
-  stop(): void {
-    if (this.gdb.exitCode === null && this.gdb.pid !== undefined) this.gdb.kill('SIGTERM');
+  /**
+   * Detaches gdb before the simulator is stopped (a SIGINT stops the machine, `continue` returns and the
+   * script's `detach` lets it run on); waits up to 10 s for gdb to end, then ends it (by its PID).
+   */
+  async stop(): Promise<void> {
+    const gdb = this.gdb;
+    if (gdb.exitCode !== null || gdb.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        gdb.kill('SIGKILL');
+        resolve();
+      }, 10_000);
+      gdb.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    gdb.kill('SIGINT');
+    await gone;
   }
 }

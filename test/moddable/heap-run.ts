@@ -238,8 +238,8 @@ export async function heapRun(
     const log = sim.xsbug.lines.slice(-20).join('\n');
     throw new Error(`${(e as Error).message.split('\n')[0]}\nfirmware log (last lines):\n${log}`, { cause: e });
   } finally {
+    await watcher?.stop();
     await sim.stop();
-    watcher?.stop();
     await service.close();
   }
 }
