@@ -15,8 +15,13 @@
  *    reserved slots, if more) and every byte left to chunks. XS aborts when one
  *    runs out; the run must boot, open both sessions and run the window.
  *
+ * 3. with gdb: the board's layout with chunks at ESP32 sizes (chunk-watch.ts):
+ *    the simulator's chunk heap 4 KB larger, and after every compacting
+ *    collection live chunk bytes less 8 B per chunk plus the chunk asked for
+ *    held to the board's chunk bytes: the chunk heap's need and its room left.
+ *
  * Slots are counted at 16 B (exact); chunk bytes as measured (64-bit: an upper
- * bound of the ESP32's). The fixed part and the cost per channel come from the
+ * bound of the ESP32's) except in run 3. The fixed part and the cost per channel come from the
  * two floors. Compared against the same run's floor (the peer): the peak's
  * ratio to the floor is what the boot and a handshake add. Needs MODDABLE
  * (an SDK with its Linux tools built), mcsim, xvfb-run and openssl; says why and
@@ -30,6 +35,7 @@ import {
   fits,
   perChannel,
 } from '../test/moddable/heap-esp32.js';
+import { hasGdb } from '../test/moddable/chunk-watch.js';
 import { boardLayout, heapRun, heapSkipReason, type FixedHeaps, type HeapRun } from '../test/moddable/heap-run.js';
 import { root } from '../test/moddable/mcsim.js';
 
@@ -44,7 +50,7 @@ if (why !== undefined) {
   console.log(`bench:heap: skipped: ${why}`);
   console.log(JSON.stringify({ skipped: why }));
 } else {
-  const runs: Array<HeapRun & { board: FixedHeaps; boardRun: string }> = [];
+  const runs: Array<HeapRun & { board: FixedHeaps; boardRun: string; esp32Chunks?: unknown }> = [];
   console.log(
     `ESP32 creation.static ${ESP32_STATIC_BYTES} B = stack ${ESP32_STACK_BYTES} B + slots and chunks ${ESP32_HEAP_BYTES} B`,
   );
@@ -73,7 +79,25 @@ if (why !== undefined) {
       `${n} channels on the ESP32's layout (slots ${board.slotBytes} B, chunks ${board.chunkBytes} B, stack ` +
         `${ESP32_STACK_BYTES} B): ${boardRun === 'no abort' ? `booted, both sessions open, ${WINDOW_MS / 1000} s, no abort` : `ABORTED: ${boardRun}`}`,
     );
-    runs.push({ ...run, board, boardRun });
+    // The board's layout with chunks at ESP32 sizes (gdb counts the live chunks): their need and room.
+    let esp32Chunks: unknown;
+    if (hasGdb()) {
+      const sim = { slotBytes: board.slotBytes, chunkBytes: board.chunkBytes + 512 * 8 };
+      try {
+        const { chunks } = await heapRun(dir, n, WINDOW_MS, { fixed: sim, watchChunks: true });
+        const room = board.chunkBytes - chunks!.maxEsp32Need;
+        esp32Chunks = { ...chunks, roomBytes: room };
+        console.log(
+          `${n} channels on the ESP32's layout, chunks at ESP32 sizes: need at most ${chunks!.maxEsp32Need} B of ` +
+            `${board.chunkBytes} B (${room >= 0 ? `room left ${room} B` : `OVER by ${-room} B`}; ` +
+            `${chunks!.collections} compacting collections, at most ${chunks!.maxChunks} live chunks, ${chunks!.maxSimLive} B live at 64-bit sizes)`,
+        );
+      } catch (e) {
+        esp32Chunks = { aborted: (e as Error).message.split('\n')[0] };
+        console.log(`${n} channels on the ESP32's layout, chunks at ESP32 sizes: ABORTED`);
+      }
+    } else console.log(`${n} channels, chunks at ESP32 sizes: skipped (gdb is not on PATH)`);
+    runs.push({ ...run, board, boardRun, esp32Chunks });
   }
   const split = runs.length > 1 ? perChannel(runs[0]!, runs[runs.length - 1]!) : undefined;
   if (split !== undefined)

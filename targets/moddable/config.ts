@@ -84,7 +84,7 @@ const SETTINGS: Readonly<Record<keyof BoardConfig, Setting>> = {
   modbusTx: [0, 63, 27],
   modbusDirPin: [0, 63],
   pwmHz: [1, 1e8, 1000],
-  batchBytes: [256, 65536, 4096],
+  batchBytes: [256, 65536, 2048],
   outboxBytes: [1024, 1e9, 12288],
 };
 

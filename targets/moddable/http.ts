@@ -39,7 +39,7 @@ import { splitUrl } from './url.js';
  * closes first; the one-retry rule covers a server that closes sooner.
  */
 export const IDLE_MS = 30_000;
-/** The TLS records' size asked of the server (RFC 6066 max_fragment_length), and of the pieces written. */
+/** The TLS records' size secure.ts asks of the server (RFC 6066 max_fragment_length), and of the pieces written. */
 export const MAX_RECORD = 2048;
 /** Requests waiting for the connection, beyond the one in flight. */
 export const MAX_QUEUED = 8;
@@ -166,7 +166,7 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
             turn = done;
             try {
               // `Socket` takes no `secure` and ignores it.
-              const options = { host, port, secure: { ...secure, tls_max_fragment_length: MAX_RECORD } };
+              const options = { host, port, secure };
               const s = (sock = (tls ? new SecureSocket(options) : new Socket(options)) as unknown as Sock);
               s.callback = (message) => {
                 if (sock !== s) return;

@@ -151,7 +151,7 @@ describe('moddable target', () => {
         modbusTx: 27,
         modbusDirPin: 25,
         pwmHz: 1000,
-        batchBytes: 4096,
+        batchBytes: 2048,
         outboxBytes: 12288,
       });
     });

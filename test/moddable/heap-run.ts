@@ -26,6 +26,7 @@ import {
   summarize,
   type HeapSummary,
 } from './heap-esp32.js';
+import { ChunkWatcher, type ChunkWatch } from './chunk-watch.js';
 import { buildFirmware, canSimulate, missingSdk, root, SimRun } from './mcsim.js';
 
 /** Why the run cannot happen here, or undefined. */
@@ -161,6 +162,8 @@ function reportedCount(url: string, ca: string): Promise<number> {
 export interface HeapRun extends HeapSummary {
   channels: number;
   handshakes: { full: number; resumed: number };
+  /** With `watchChunks`: the chunk heap at ESP32 sizes (chunk-watch.ts). */
+  chunks?: ChunkWatch;
 }
 
 /**
@@ -173,7 +176,7 @@ export async function heapRun(
   dir: string,
   channels: number,
   windowMs: number,
-  options: { fixed?: FixedHeaps; preload?: boolean; resume?: boolean } = {},
+  options: { fixed?: FixedHeaps; preload?: boolean; resume?: boolean; watchChunks?: boolean } = {},
 ): Promise<HeapRun> {
   mkdirSync(dir, { recursive: true });
   const tls = pki(dir);
@@ -185,11 +188,20 @@ export async function heapRun(
   service.connections.resumption = options.resume === true;
   const sim = new SimRun(join(dir, 'prefs'));
   sim.xsbug.keepSamples = true;
+  let watcher: ChunkWatcher | undefined;
   try {
     // The service's address built in: with `main` preloaded, mc/config is read at build time.
     const built = manifest(dir, options.fixed, options.preload !== false);
     const soPath = await buildFirmware(join(dir, 'out'), [`serviceUrl=${service.url}`], built);
     await sim.start(soPath);
+    if (options.watchChunks === true) {
+      // Attached once the machine speaks (its code loaded): the boot's first moments go unwatched.
+      await sim.until(() => Promise.resolve(true));
+      const pid = sim.mcsimPid();
+      if (pid === undefined) throw new Error('mcsim has no process to watch');
+      watcher = new ChunkWatcher(pid, join(dir, 'chunks.json'));
+      await watcher.watching;
+    }
     const aborted = (): string | undefined => {
       const lines = sim.xsbug.lines.filter((l) => /XS abort|allocation: failed/i.test(l));
       return lines.length > 0 || !sim.running
@@ -219,12 +231,14 @@ export async function heapRun(
     if (full - resumed < 2) throw new Error(`expected two full TLS handshakes, saw ${full} (${resumed} resumed)`);
     const summary = summarize(sim.xsbug.samples.slice(bootSamples));
     // Reserved at the end covers the boot too (the heaps never shrink).
-    return { channels, ...summary, handshakes: { full: full - resumed, resumed } };
+    const handshakes = { full: full - resumed, resumed };
+    return { channels, ...summary, handshakes, ...(watcher ? { chunks: watcher.result() } : {}) };
   } catch (e) {
     // A run that ended early says how, with the firmware's log.
     const log = sim.xsbug.lines.slice(-20).join('\n');
     throw new Error(`${(e as Error).message.split('\n')[0]}\nfirmware log (last lines):\n${log}`, { cause: e });
   } finally {
+    await watcher?.stop();
     await sim.stop();
     await service.close();
   }

@@ -219,6 +219,18 @@ export class SimRun {
    * simulator's group (its PID leads it: `detached`) named mcsim. Undefined when not found.
    */
   cpuMs(): number | undefined {
+    const fields = this.mcsimStat();
+    // utime and stime (fields 14 and 15 of the whole line) in clock ticks of 10 ms (USER_HZ 100).
+    return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+
+  /** The PID of the mcsim process (in the simulator's group), or undefined. */
+  mcsimPid(): number | undefined {
+    return this.mcsimStat()?.pid;
+  }
+
+  /** /proc/<pid>/stat's fields after the command of the group's process named mcsim, with its PID. */
+  private mcsimStat(): (string[] & { pid: number }) | undefined {
     const group = this.sim?.pid;
     if (group === undefined) return undefined;
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -232,8 +244,7 @@ export class SimRun {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (comm !== 'mcsim' || Number(fields[2]) !== group) continue;
-      // utime and stime (fields 14 and 15 of the whole line) in clock ticks of 10 ms (USER_HZ 100).
-      return (Number(fields[11]) + Number(fields[12])) * 10;
+      return Object.assign(fields, { pid: Number(pid) });
     }
     return undefined;
   }

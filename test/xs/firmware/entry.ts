@@ -124,7 +124,7 @@ g.__fw = {
     let http = transports.get(key);
     if (http === undefined) {
       // https: the `secure` dictionary of boot.ts, with the CA as DER bytes (a Resource on a board).
-      const secure: Record<string, unknown> = { protocolVersion: 0x303 };
+      const secure: Record<string, unknown> = { protocolVersion: 0x303, tls_max_fragment_length: 2048 };
       if (caDer !== undefined) secure.certificate = fromLatin1(caDer).buffer;
       http = moddableHttp(new ModdableClock(), 10_000, secure);
       transports.set(key, http);
@@ -150,7 +150,7 @@ g.__fw = {
   },
   /** A WebSocket through the firmware's adapter: reports open, messages, close; sends `send` once open. */
   webSocket(tag: string, url: string, send: string): void {
-    const sockets = moddableWebSockets({ protocolVersion: 0x303 });
+    const sockets = moddableWebSockets({ protocolVersion: 0x303, tls_max_fragment_length: 2048 });
     let sent = false;
     try {
       const connection = sockets.connect(
