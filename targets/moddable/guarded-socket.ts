@@ -1,12 +1,13 @@
 /**
- * The socket of the SDK's `http` Request and `websocket` Client, guarded so
- * that no failure of the network can abort the machine.
+ * The socket of the SDK's `websocket` Client (the hub's), guarded so that no
+ * failure of the network can abort the machine; and `closeQuietly`, which our
+ * HTTP client (http.ts) uses too.
  *
- * Why: those modules write, parse and close from inside the socket's callback,
+ * Why: that module writes, parses and closes from inside the socket's callback,
  * and an exception thrown there has no JavaScript caller: XS aborts with
  * "unhandled exception". The SDK throws there in ordinary outages. On Linux a
  * refused connection is first reported as connected (the non-blocking connect
- * selects writable), then the request's `write` throws "write failed"; closing a
+ * selects writable), then its `write` throws "write failed"; closing a
  * socket the peer already closed throws "close on closed socket"; a malformed
  * status line throws "unexpected status format". `SecureSocket` catches its own
  * TLS errors but then calls back (and closes) outside its guard.
