@@ -8,8 +8,7 @@
  * service TLS-only without resumption: the kept-alive HTTP connection's full
  * handshake, then the hub's wss full handshake beside its open session) and run
  * 20 s, with 8 channels. 8 and 32 channels on the same layout with chunks at
- * ESP32 sizes, for 8 the service dropping every connection halfway (both
- * reconnect at the steady heap; 32 channels do not fit that, docs/moddable.md):
+ * ESP32 sizes through the boot (bench:heap also drops every connection once):
  * the simulator's chunk heap gets 16 KB more and gdb
  * (chunk-watch.ts) holds the chunk heap's need at ESP32 sizes, after every
  * compacting collection, to the board's chunk bytes, and what is free when
@@ -59,20 +58,19 @@ describe('firmware heap on the ESP32 rule (mcsim, fixed heaps)', function () {
     assert.ok(run.samples > 0, 'the firmware was sampled through the window');
   });
 
-  // 8 channels through a drop of every connection (both reconnect at the steady heap); 32 channels through the
-  // boot only: after a drop their configuration's re-read does not fit the board (docs/moddable.md).
-  for (const [n, drop] of [
-    [8, true],
-    [32, false],
-  ] as const) {
-    it(`${n} channels on the board's layout with chunks at ESP32 sizes (gdb)${drop ? ', through a drop of every connection' : ''}: no abort, the SDK's room at each handshake's start`, async function () {
+  // Through the boot (both sessions' handshakes). bench:heap also drops every connection once; not here: mcsim's
+  // socket module (lin) can crash when a socket closed in its own callback is collected before the callback
+  // returns (socketDownUseCount on a freed socket; the ESP32's lwIP module clears its host data at close), which
+  // a drop on these small fixed heaps sometimes provokes. And after a drop 32 channels do not fit (docs/moddable.md).
+  for (const n of [8, 32]) {
+    it(`${n} channels on the board's layout with chunks at ESP32 sizes (gdb): no abort, the SDK's room at each handshake's start`, async function () {
       if (!hasGdb()) {
         console.log('      skipped: gdb is not on PATH (it counts the live chunks)');
         return this.skip();
       }
       const grown = await heapRun(scratch, n, 10_000);
       const layout = boardLayout(grown.reserved.slotBytes);
-      const run = await heapRun(scratch, n, 20_000, { fixed: watchedLayout(layout), watchChunks: true, drop });
+      const run = await heapRun(scratch, n, 20_000, { fixed: watchedLayout(layout), watchChunks: true });
       const chunks = run.chunks!;
       const rooms = handshakeRooms(chunks.handshakes, layout);
       console.log(
@@ -82,9 +80,8 @@ describe('firmware heap on the ESP32 rule (mcsim, fixed heaps)', function () {
           rooms.map((r) => `${r.chunkBytes}/${r.slotBytes}/${r.stackBytes}`).join(', '),
       );
       assert.ok(chunks.collections > 0, 'the watch saw compacting collections');
-      // Both sessions at boot (and both again after the drop): each start measured.
-      const starts = drop ? 4 : 2;
-      assert.ok(rooms.length >= starts, `${rooms.length} handshake starts seen, expected at least ${starts}`);
+      // Both sessions' handshakes at boot: each start measured.
+      assert.ok(rooms.length >= 2, `${rooms.length} handshake starts seen, expected at least 2`);
       rooms.forEach((r, i) =>
         assert.ok(
           r.room,
