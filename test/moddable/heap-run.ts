@@ -35,7 +35,7 @@ export function heapSkipReason(): string | undefined {
 type Pki = { certPem: string; keyPem: string; caPem: string };
 
 /** The test CA and server certificate, made once and kept in `dir` (the CA is a resource in the image). */
-function pki(dir: string): Pki {
+export function pki(dir: string): Pki {
   const file = join(dir, 'pki.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Pki;
   const made = generatePki({ ipAddresses: ['127.0.0.1'], days: 3650 });
@@ -64,7 +64,7 @@ export const analogChannels = (n: number): unknown[] =>
   }));
 
 /** The demo fixture with demo-001's product holding `n` analog inputs (`analogChannels`). */
-function fixture(dir: string, n: number): string {
+export function fixture(dir: string, n: number): string {
   const demo = JSON.parse(readFileSync(join(root, 'host-sim', 'service', 'fixtures', 'demo.json'), 'utf8')) as {
     products: Array<{ channels: unknown[]; buses: unknown[] }>;
   };
@@ -81,7 +81,7 @@ function fixture(dir: string, n: number): string {
  * preference manifest left out for the board-like module, the CA as a resource, small increments or
  * `fixed` heaps. `preload: false` loads `main` at run time instead (as the simulator's own build does).
  */
-function manifest(dir: string, fixed: FixedHeaps | undefined, preload: boolean): string {
+export function manifest(dir: string, fixed: FixedHeaps | undefined, preload: boolean): string {
   const board = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8'), (_k, v: unknown) =>
     typeof v === 'string' && v.startsWith('./') ? join(root, v) : v,
   ) as { include: string[] };
