@@ -15,10 +15,14 @@
  *    reserved slots, if more) and every byte left to chunks. XS aborts when one
  *    runs out; the run must boot, open both sessions and run the window.
  *
- * 3. with gdb: the board's layout with chunks at ESP32 sizes (chunk-watch.ts):
- *    the simulator's chunk heap 4 KB larger, and after every compacting
- *    collection live chunk bytes less 8 B per chunk plus the chunk asked for
- *    held to the board's chunk bytes: the chunk heap's need and its room left.
+ * 3. with gdb: the board's layout with chunks at ESP32 sizes (chunk-watch.ts),
+ *    every connection dropped halfway (both reconnect at the steady heap): the
+ *    simulator's chunk heap 16 KB larger, and after every compacting
+ *    collection live chunk bytes at ESP32 sizes (less 8 B per chunk, less half
+ *    of the chunks of slots and pointers) plus the chunk asked for held to the
+ *    board's chunk bytes: the chunk heap's need and its room left; and when
+ *    each handshake starts (a collection forced as its socket connects), the
+ *    chunks, slots and stack free, against the SDK's 10 KB, 6 KB and 4 KB.
  *
  * Slots are counted at 16 B (exact); chunk bytes as measured (64-bit: an upper
  * bound of the ESP32's) except in run 3. The fixed part and the cost per channel come from the
@@ -29,14 +33,18 @@
  */
 import { join } from 'node:path';
 import {
+  boardLayout,
   ESP32_HEAP_BYTES,
   ESP32_STACK_BYTES,
   ESP32_STATIC_BYTES,
   fits,
+  handshakeRooms,
   perChannel,
+  watchedLayout,
+  type FixedHeaps,
 } from '../test/moddable/heap-esp32.js';
-import { hasGdb } from '../test/moddable/chunk-watch.js';
-import { boardLayout, heapRun, heapSkipReason, type FixedHeaps, type HeapRun } from '../test/moddable/heap-run.js';
+import { hasGdb, type ChunkWatch } from '../test/moddable/chunk-watch.js';
+import { heapRun, heapSkipReason, type HeapRun } from '../test/moddable/heap-run.js';
 import { root } from '../test/moddable/mcsim.js';
 
 /** HEAP_CHANNELS=8,32 (the default): the channel counts; the fixed part and per channel need two. */
@@ -79,22 +87,41 @@ if (why !== undefined) {
       `${n} channels on the ESP32's layout (slots ${board.slotBytes} B, chunks ${board.chunkBytes} B, stack ` +
         `${ESP32_STACK_BYTES} B): ${boardRun === 'no abort' ? `booted, both sessions open, ${WINDOW_MS / 1000} s, no abort` : `ABORTED: ${boardRun}`}`,
     );
-    // The board's layout with chunks at ESP32 sizes (gdb counts the live chunks): their need and room.
+    // The board's layout with chunks at ESP32 sizes (gdb counts the live chunks), every connection dropped
+    // halfway: the need, its room, and what is free when each handshake starts.
     let esp32Chunks: unknown;
     if (hasGdb()) {
-      const sim = { slotBytes: board.slotBytes, chunkBytes: board.chunkBytes + 512 * 8 };
       try {
-        const { chunks } = await heapRun(dir, n, WINDOW_MS, { fixed: sim, watchChunks: true });
+        const opts = { fixed: watchedLayout(board), watchChunks: true, drop: true };
+        const { chunks } = await heapRun(dir, n, WINDOW_MS, opts);
         const room = board.chunkBytes - chunks!.maxEsp32Need;
-        esp32Chunks = { ...chunks, roomBytes: room };
+        const starts = handshakeRooms(chunks!.handshakes, board);
+        esp32Chunks = { ...chunks, roomBytes: room, handshakeRooms: starts };
         console.log(
-          `${n} channels on the ESP32's layout, chunks at ESP32 sizes: need at most ${chunks!.maxEsp32Need} B of ` +
-            `${board.chunkBytes} B (${room >= 0 ? `room left ${room} B` : `OVER by ${-room} B`}; ` +
+          `${n} channels on the ESP32's layout, chunks at ESP32 sizes, every connection dropped halfway: need at most ` +
+            `${chunks!.maxEsp32Need} B of ${board.chunkBytes} B (${room >= 0 ? `room left ${room} B` : `OVER by ${-room} B`}; ` +
             `${chunks!.collections} compacting collections, at most ${chunks!.maxChunks} live chunks, ${chunks!.maxSimLive} B live at 64-bit sizes)`,
         );
+        starts.forEach((r, i) =>
+          console.log(
+            `  handshake ${i + 1} starts with chunks ${r.chunkBytes} B, slots ${r.slotBytes} B, stack ${r.stackBytes} B free: ` +
+              `${r.room ? '' : 'NOT '}the SDK's room (10 KB, 6 KB, 4 KB; ${(r.chunkBytes / 10240).toFixed(2)}x its chunks)`,
+          ),
+        );
       } catch (e) {
-        esp32Chunks = { aborted: (e as Error).message.split('\n')[0] };
-        console.log(`${n} channels on the ESP32's layout, chunks at ESP32 sizes: ABORTED`);
+        const seen = (e as { chunks?: ChunkWatch }).chunks;
+        const why =
+          (e as Error).message.split('\n').find((l) => /allocation/.test(l)) ?? (e as Error).message.split('\n')[0];
+        esp32Chunks = { aborted: why, ...seen };
+        console.log(
+          `${n} channels on the ESP32's layout, chunks at ESP32 sizes, every connection dropped halfway: ABORTED (${why})` +
+            (seen
+              ? `; until then chunks needed at most ${seen.maxEsp32Need} B of ${board.chunkBytes} B, handshake starts ` +
+                handshakeRooms(seen.handshakes, board)
+                  .map((r) => `${r.chunkBytes}/${r.slotBytes}/${r.stackBytes} B free (chunks/slots/stack)`)
+                  .join(', ')
+              : ''),
+        );
       }
     } else console.log(`${n} channels, chunks at ESP32 sizes: skipped (gdb is not on PATH)`);
     runs.push({ ...run, board, boardRun, esp32Chunks });

@@ -46,7 +46,7 @@ export const MAX_QUEUED = 8;
 
 /** What the SDK's `Socket` and `SecureSocket` share. */
 interface Sock {
-  callback: (message: number) => void;
+  callback: (this: Sock, message: number) => void;
   read(type: typeof ArrayBuffer): ArrayBuffer;
   write(...data: Uint8Array[]): number;
   close(): void;
@@ -73,6 +73,16 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
     sock = undefined;
     turn();
   };
+
+  // The connection's callback (`this`: its socket), made here and not in a request: a callback made in the
+  // request that opened the connection kept that request's scope (its bytes, its closures' code copied into
+  // chunks: main is preloaded) for the connection's life.
+  function onSocket(this: Sock, message: number): void {
+    if (sock !== this) return;
+    if (on) on(message);
+    // Bytes or a close with no request in flight: the connection is done.
+    else if (message === 2 || message < 0) drop();
+  }
 
   return {
     request(req) {
@@ -147,7 +157,7 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
             const response: HttpResponse = { status: whole.status, headers: whole.headers, body: '' };
             if (req.binary) response.bytes = whole.body;
             else response.body = text(whole.body, 0, whole.body.length);
-            // The socket's callback keeps this scope while the connection lives: the answer's bytes go now.
+            // The answer's bytes go now (the request's scope lives while its promise is referenced).
             got = new Uint8Array(0);
             settle(undefined, response);
           } catch (e) {
@@ -166,14 +176,8 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
             turn = done;
             try {
               // `Socket` takes no `secure` and ignores it.
-              const options = { host, port, secure };
-              const s = (sock = (tls ? new SecureSocket(options) : new Socket(options)) as unknown as Sock);
-              s.callback = (message) => {
-                if (sock !== s) return;
-                if (on) on(message);
-                // Bytes or a close with no request in flight: the connection is done.
-                else if (message === 2 || message < 0) drop();
-              };
+              const Made = (tls ? SecureSocket : Socket) as unknown as new (options: object) => Sock;
+              (sock = new Made({ host, port, secure })).callback = onSocket;
             } catch (e) {
               fail(e);
             }

@@ -2,8 +2,12 @@
  * The KeyValueStore port over Moddable's `preference` module.
  *
  * ESP32 NVS limits keys (and domains) to 15 characters, string values to
- * about 4000 bytes and the whole partition to 24 KiB by default; boot.ts stores
- * values as blobs (ArrayBuffer) to pass the string limit. The core's keys are
+ * about 4000 bytes, a blob to 97.6% of the partition less 4000 B (19,986 B of
+ * the default 24 KiB) and all values together to the partition; boot.ts stores
+ * values as blobs (ArrayBuffer) to pass the string limit. A value of up to
+ * 12,000 B is taken: the configuration of 32 channels (8.7 KB) is cached, with
+ * room left in the partition for the outbox (docs/moddable.md, "Storage").
+ * The core's keys are
  * longer, so each is stored under a short hashed slot name, with the full key
  * written in front of the value; `keys` reads them back from there. Colliding
  * keys probe the next slot. A value over `maxValueBytes` is refused with
@@ -43,7 +47,7 @@ function slotName(base: string, index: number): string {
 export function preferenceStore(
   preference: PreferenceApi,
   domain = 'agent',
-  maxValueBytes = 8000,
+  maxValueBytes = 12000,
   hash = fnv1a36,
 ): KeyValueStore {
   const read = (slot: string): [string, string] | undefined => {

@@ -5,10 +5,12 @@
  */
 import { strict as assert } from 'node:assert';
 import { AgentError } from '../../src/errors.js';
+import { parseChannelList } from '../../src/config/parse.js';
 import { readBoardConfig } from '../../targets/moddable/config.js';
 import { readUpdateSettings } from '../../targets/moddable/ota-settings.js';
 import { fnv1a36, preferenceStore, type PreferenceApi } from '../../targets/moddable/store.js';
 import { TickUnwrapper } from '../../targets/moddable/ticks.js';
+import { analogChannels } from './heap-run.js';
 import { splitUrl } from '../../targets/moddable/url.js';
 
 function code(fn: () => unknown): string {
@@ -276,6 +278,23 @@ describe('moddable target', () => {
       assert.equal(store.get('c'), '3', 'the chain stays contiguous after a delete');
       assert.deepEqual(store.keys(''), ['b', 'c']);
       assert.equal(prefs.data.size, 2);
+    });
+
+    it('caches the configuration of 32 channels (over 8,000 B) and reads it back as the same channels', () => {
+      const prefs = new FakePreference();
+      const store = preferenceStore(prefs);
+      const text = JSON.stringify({ buses: [], channels: analogChannels(32) });
+      assert.ok(text.length > 8000 && text.length < 12000, `${text.length} B`);
+      store.set('agent/channels', text);
+      assert.equal(prefs.data.size, 1, 'one NVS value');
+      assert.deepEqual(parseChannelList(JSON.parse(store.get('agent/channels')!)), parseChannelList(JSON.parse(text)));
+      assert.equal(parseChannelList(JSON.parse(store.get('agent/channels')!)).channels.length, 32);
+      // The bound is the store's default: 12,000 B with the key's record.
+      assert.equal(
+        code(() => store.set('agent/channels', 'x'.repeat(12000))),
+        'too-large',
+      );
+      assert.equal(store.get('agent/channels'), text, 'a refused value leaves the cached one');
     });
 
     it('refuses a value over the NVS limit with too-large, storing nothing', () => {

@@ -4,7 +4,9 @@
  * each compacting collection counts the live chunks and keeps the largest
  * bound of what the board's chunk heap needs at that moment (live bytes less
  * 8 B per chunk: the 64-bit header is 16 B, the ESP32's 8 B; plus the chunk
- * asked for). Needs gdb and the permission to attach (same user). Node only.
+ * asked for), and what is live and free when each handshake starts (a
+ * collection forced as its socket connects). Needs gdb and the permission to
+ * attach (same user). Node only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,9 +19,29 @@ export interface ChunkWatch {
   maxChunks: number;
   /** Live chunk bytes after a collection, at the simulator's 64-bit size. */
   maxSimLive: number;
-  /** The ESP32 bound: live bytes less 8 B per chunk, plus the chunk asked for at its ESP32 size at most. */
+  /**
+   * The ESP32 bound: live bytes less 8 B per chunk and less half the content of chunks of slots or
+   * pointers (arrays, saved stacks, Map and Set tables), plus the chunk asked for at its ESP32 size at most.
+   */
   maxEsp32Need: number;
-  atPeak: { chunks: number; simLive: number; request: number } | null;
+  atPeak: { chunks: number; simLive: number; halved: number; request: number } | null;
+  /**
+   * One entry per socket connected (every socket of these runs is a TLS connection whose handshake starts),
+   * after a compacting collection forced there: live chunks (count, bytes at 64-bit sizes), live and
+   * total slots, the stack's free slots. Empty when XS skipped that collection.
+   */
+  handshakes: Array<Partial<HandshakeStart>>;
+}
+
+/** What was live when a handshake started. */
+export interface HandshakeStart {
+  chunks: number;
+  simLive: number;
+  /** Of `simLive`, what the board saves on chunks of slots or pointers (half their content). */
+  halved: number;
+  liveSlots: number;
+  heapSlots: number;
+  stackFreeSlots: number;
 }
 
 export function hasGdb(): boolean {

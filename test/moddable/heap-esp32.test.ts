@@ -12,14 +12,15 @@ import {
   ESP32_SLOT_STEP_BYTES,
   ESP32_STACK_BYTES,
   ESP32_STATIC_BYTES,
+  boardLayout,
   fits,
+  handshakeRooms,
   perChannel,
   reservedEsp32,
   summarize,
   usedEsp32,
   type Sample,
 } from './heap-esp32.js';
-import { boardLayout } from './heap-run.js';
 import { XsbugLog } from './xsbug.js';
 
 const sample = (slotUsed: number, chunkUsed: number, gcs = 0): Sample => ({
@@ -73,6 +74,51 @@ describe('heap at ESP32 sizes (mcsim instruments)', () => {
       assert.ok(layout.slotBytes >= Math.max(slots, ESP32_SLOT_HEAP_BYTES));
     }
     assert.equal(boardLayout(ESP32_SLOT_HEAP_BYTES + 1).slotBytes, ESP32_SLOT_HEAP_BYTES + ESP32_SLOT_STEP_BYTES);
+  });
+
+  it("holds each handshake's start to the SDK's room: chunks at ESP32 sizes, slots and stack at 16 B", () => {
+    const layout = { slotBytes: 65_536, chunkBytes: 55_296 };
+    // 300 chunks, 50,000 B at 64-bit sizes, of which 6,000 B the board saves on arrays and tables: 41,600 B.
+    const start = { chunks: 300, simLive: 50_000, halved: 6_000, liveSlots: 3_000, stackFreeSlots: 400 };
+    assert.deepEqual(handshakeRooms([start], layout), [
+      { chunkBytes: 13_696, slotBytes: 17_536, stackBytes: 6_400, room: true },
+    ]);
+    const tight = [
+      { ...start, simLive: 53_500 },
+      { ...start, liveSlots: 3_800 },
+      { ...start, stackFreeSlots: 255 },
+    ];
+    assert.deepEqual(
+      handshakeRooms(tight, layout).map((r) => r.room),
+      [false, false, false],
+      'under 10 KB of chunks, 6 KB of slots or 4 KB of stack, each alone, is no room',
+    );
+    assert.throws(() => handshakeRooms([start, {}], layout), /handshake 2: no collection at its start/);
+  });
+
+  it("xsbug answers the machine's login only once its gate opens (a watcher attaches first)", async () => {
+    const log = new XsbugLog();
+    let open = (): void => undefined;
+    log.loginGate = new Promise((resolve) => (open = resolve));
+    const port = await log.listen();
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    try {
+      const heard = new Promise<void>((resolve) => (log.onEvent = resolve));
+      socket.write('<xsbug><login name="main" value="XS"/></xsbug>\r\n');
+      await heard;
+      // A round trip after the login was read: nothing may have been answered yet.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(answer, '');
+      const answered = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      open();
+      await answered;
+      assert.match(answer, /<set-all-breakpoints>/);
+    } finally {
+      socket.destroy();
+      await log.close();
+    }
   });
 
   it('splits two floors into a fixed part and a cost per channel', () => {

@@ -34,7 +34,7 @@ export const ESP32_STACK_BYTES = manifest.creation.stack * SLOT_BYTES_ESP32;
 export const ESP32_SLOT_HEAP_BYTES = manifest.creation.heap.initial * SLOT_BYTES_ESP32;
 export const ESP32_SLOT_STEP_BYTES = manifest.creation.heap.incremental * SLOT_BYTES_ESP32;
 /** What the SDK asks to be free when a TLS handshake starts (documentation/network/securesocket.md). */
-export const HANDSHAKE_ROOM = { chunkBytes: 10 * 1024, slotBytes: 6 * 1024 } as const;
+export const HANDSHAKE_ROOM = { chunkBytes: 10 * 1024, slotBytes: 6 * 1024, stackBytes: 4 * 1024 } as const;
 
 /** A heap figure at ESP32 sizes: slots exact, chunks an upper bound. */
 export interface Esp32Heap {
@@ -100,6 +100,36 @@ export function summarize(samples: readonly Sample[]): HeapSummary {
 /** What the block leaves for slots and chunks: `creation.static` less the stack. */
 export const ESP32_HEAP_BYTES = ESP32_STATIC_BYTES - ESP32_STACK_BYTES;
 
+/** Heaps fixed at ESP32 sizes: the slot heap gets `slotBytes` / 16 slots, the chunk heap `chunkBytes`. */
+export interface FixedHeaps {
+  slotBytes: number;
+  chunkBytes: number;
+}
+
+/**
+ * The simulator's chunk heap beside the board's when gdb counts chunks at ESP32 sizes (chunk-watch.ts):
+ * 64-bit chunks are larger (16 B headers; slots and pointers twice the size), so the simulator gets room
+ * enough to run on while the watch holds the need at ESP32 sizes to the board's own chunk bytes.
+ */
+export const SIM_CHUNK_EXTRA_BYTES = 16 * 1024;
+
+/** The simulator's heaps for the board's `layout` with chunks counted at ESP32 sizes. */
+export const watchedLayout = (layout: FixedHeaps): FixedHeaps => ({
+  slotBytes: layout.slotBytes,
+  chunkBytes: layout.chunkBytes + SIM_CHUNK_EXTRA_BYTES,
+});
+
+/**
+ * The board's layout of its static block for a firmware whose slots reached `slotBytes` (a run's
+ * reserved slots): the slot heap at its initial size, or grown in its steps to hold them (it never
+ * shrinks), and every byte the stack leaves to chunks.
+ */
+export function boardLayout(slotBytes: number): FixedHeaps {
+  const grown = Math.ceil(slotBytes / ESP32_SLOT_STEP_BYTES) * ESP32_SLOT_STEP_BYTES;
+  const slots = Math.max(ESP32_SLOT_HEAP_BYTES, grown);
+  return { slotBytes: slots, chunkBytes: ESP32_HEAP_BYTES - slots };
+}
+
 /**
  * Whether `need` (slots and chunks) fits the ESP32's static block beside the stack, with what is spare,
  * and whether `floor` leaves the SDK's handshake room above it.
@@ -121,4 +151,37 @@ export function perChannel(
   if (!(many.channels > few.channels)) throw new Error('heap: need two different channel counts');
   const perChannelBytes = (many.floor.totalBytes - few.floor.totalBytes) / (many.channels - few.channels);
   return { fixedBytes: few.floor.totalBytes - few.channels * perChannelBytes, perChannelBytes };
+}
+
+/** What was free when a handshake started, on the board's heaps at ESP32 sizes, and whether the SDK's room was. */
+export interface HandshakeRoom {
+  chunkBytes: number;
+  slotBytes: number;
+  stackBytes: number;
+  room: boolean;
+}
+
+/**
+ * The room at each handshake's start (chunk-watch.ts `handshakes`: live after a collection forced there)
+ * on heaps of `layout`: chunks less the live ones at ESP32 sizes (live bytes less 8 B per chunk and less
+ * half of the chunks of slots and pointers: a lower bound of the room), slots at 16 B, the stack's free
+ * slots at 16 B. Throws for a start not measured.
+ */
+export function handshakeRooms(
+  starts: ReadonlyArray<Partial<Record<'chunks' | 'simLive' | 'halved' | 'liveSlots' | 'stackFreeSlots', number>>>,
+  layout: { slotBytes: number; chunkBytes: number },
+): HandshakeRoom[] {
+  return starts.map((s, i) => {
+    const { chunks, simLive, halved, liveSlots, stackFreeSlots } = s;
+    if ([chunks, simLive, halved, liveSlots, stackFreeSlots].includes(undefined))
+      throw new Error(`heap: handshake ${i + 1}: no collection at its start (not measured)`);
+    const chunkBytes = layout.chunkBytes - (simLive! - 8 * chunks! - halved!);
+    const slotBytes = layout.slotBytes - liveSlots! * SLOT_BYTES_ESP32;
+    const stackBytes = stackFreeSlots! * SLOT_BYTES_ESP32;
+    const room =
+      chunkBytes >= HANDSHAKE_ROOM.chunkBytes &&
+      slotBytes >= HANDSHAKE_ROOM.slotBytes &&
+      stackBytes >= HANDSHAKE_ROOM.stackBytes;
+    return { chunkBytes, slotBytes, stackBytes, room };
+  });
 }

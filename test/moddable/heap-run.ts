@@ -19,13 +19,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { startService } from '../../host-sim/service/index.js';
 import { generatePki, hasOpenssl } from '../../host-sim/tls/pki.js';
-import {
-  ESP32_HEAP_BYTES,
-  ESP32_SLOT_HEAP_BYTES,
-  ESP32_SLOT_STEP_BYTES,
-  summarize,
-  type HeapSummary,
-} from './heap-esp32.js';
+import { summarize, type FixedHeaps, type HeapSummary } from './heap-esp32.js';
 import { ChunkWatcher, type ChunkWatch } from './chunk-watch.js';
 import { buildFirmware, canSimulate, missingSdk, root, SimRun } from './mcsim.js';
 
@@ -41,7 +35,7 @@ export function heapSkipReason(): string | undefined {
 type Pki = { certPem: string; keyPem: string; caPem: string };
 
 /** The test CA and server certificate, made once and kept in `dir` (the CA is a resource in the image). */
-function pki(dir: string): Pki {
+export function pki(dir: string): Pki {
   const file = join(dir, 'pki.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Pki;
   const made = generatePki({ ipAddresses: ['127.0.0.1'], days: 3650 });
@@ -52,14 +46,9 @@ function pki(dir: string): Pki {
   return kept;
 }
 
-/** The demo fixture with demo-001's product holding `n` analog inputs that report about once a second. */
-function fixture(dir: string, n: number): string {
-  const demo = JSON.parse(readFileSync(join(root, 'host-sim', 'service', 'fixtures', 'demo.json'), 'utf8')) as {
-    products: Array<{ channels: unknown[]; buses: unknown[] }>;
-  };
-  const product = demo.products[0]!;
-  product.buses = [];
-  product.channels = Array.from({ length: n }, (_, i) => ({
+/** `n` analog inputs that report about once a second, as the service's fixture holds them. */
+export const analogChannels = (n: number): unknown[] =>
+  Array.from({ length: n }, (_, i) => ({
     uid: `8b3c4d5e-2f30-4b6c-9d7e-${String(i + 1).padStart(12, '0')}`,
     key: `a${i}`,
     name: `Analog ${i}`,
@@ -73,26 +62,18 @@ function fixture(dir: string, n: number): string {
     order: i + 1,
     transmitEvents: [{ type: 'delta', minimalChange: 0.5 }],
   }));
+
+/** The demo fixture with demo-001's product holding `n` analog inputs (`analogChannels`). */
+export function fixture(dir: string, n: number): string {
+  const demo = JSON.parse(readFileSync(join(root, 'host-sim', 'service', 'fixtures', 'demo.json'), 'utf8')) as {
+    products: Array<{ channels: unknown[]; buses: unknown[] }>;
+  };
+  const product = demo.products[0]!;
+  product.buses = [];
+  product.channels = analogChannels(n);
   const file = join(dir, `fixture-${n}.json`);
   writeFileSync(file, JSON.stringify(demo));
   return file;
-}
-
-/** Heaps fixed at ESP32 sizes: the slot heap gets `slotBytes` / 16 slots, the chunk heap `chunkBytes`. */
-export interface FixedHeaps {
-  slotBytes: number;
-  chunkBytes: number;
-}
-
-/**
- * The board's layout of its static block for a firmware whose slots reached `slotBytes` (a run's
- * reserved slots): the slot heap at its initial size, or grown in its steps to hold them (it never
- * shrinks), and every byte the stack leaves to chunks.
- */
-export function boardLayout(slotBytes: number): FixedHeaps {
-  const grown = Math.ceil(slotBytes / ESP32_SLOT_STEP_BYTES) * ESP32_SLOT_STEP_BYTES;
-  const slots = Math.max(ESP32_SLOT_HEAP_BYTES, grown);
-  return { slotBytes: slots, chunkBytes: ESP32_HEAP_BYTES - slots };
 }
 
 /**
@@ -100,7 +81,7 @@ export function boardLayout(slotBytes: number): FixedHeaps {
  * preference manifest left out for the board-like module, the CA as a resource, small increments or
  * `fixed` heaps. `preload: false` loads `main` at run time instead (as the simulator's own build does).
  */
-function manifest(dir: string, fixed: FixedHeaps | undefined, preload: boolean): string {
+export function manifest(dir: string, fixed: FixedHeaps | undefined, preload: boolean): string {
   const board = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8'), (_k, v: unknown) =>
     typeof v === 'string' && v.startsWith('./') ? join(root, v) : v,
   ) as { include: string[] };
@@ -168,7 +149,8 @@ export interface HeapRun extends HeapSummary {
 
 /**
  * Builds (in `dir`, incrementally) and runs the firmware with `channels` channels until every channel
- * reported and the hub is connected over wss, then `windowMs` more; rejects if the firmware aborted
+ * reported and the hub is connected over wss, then `windowMs` more (with `drop`, the service drops
+ * every connection halfway, so both reconnect at the steady heap); rejects if the firmware aborted
  * (its log says why: "memory full" on a fixed heap), the hub is not connected at the end, or either
  * connection's handshake was not a full one.
  */
@@ -176,7 +158,7 @@ export async function heapRun(
   dir: string,
   channels: number,
   windowMs: number,
-  options: { fixed?: FixedHeaps; preload?: boolean; resume?: boolean; watchChunks?: boolean } = {},
+  options: { fixed?: FixedHeaps; preload?: boolean; resume?: boolean; watchChunks?: boolean; drop?: boolean } = {},
 ): Promise<HeapRun> {
   mkdirSync(dir, { recursive: true });
   const tls = pki(dir);
@@ -193,14 +175,16 @@ export async function heapRun(
     // The service's address built in: with `main` preloaded, mc/config is read at build time.
     const built = manifest(dir, options.fixed, options.preload !== false);
     const soPath = await buildFirmware(join(dir, 'out'), [`serviceUrl=${service.url}`], built);
+    // With a watch, the machine's login is answered once gdb watches: nothing of the boot goes unwatched.
+    let release = (): void => undefined;
+    if (options.watchChunks === true) sim.xsbug.loginGate = new Promise((resolve) => (release = resolve));
     await sim.start(soPath);
     if (options.watchChunks === true) {
-      // Attached once the machine speaks (its code loaded): the boot's first moments go unwatched.
       await sim.until(() => Promise.resolve(true));
       const pid = sim.mcsimPid();
       if (pid === undefined) throw new Error('mcsim has no process to watch');
       watcher = new ChunkWatcher(pid, join(dir, 'chunks.json'));
-      await watcher.watching;
+      await watcher.watching.finally(release);
     }
     const aborted = (): string | undefined => {
       const lines = sim.xsbug.lines.filter((l) => /XS abort|allocation: failed/i.test(l));
@@ -223,7 +207,12 @@ export async function heapRun(
     ]).finally(() => clearInterval(poll));
     if (!booted) throw new Error(aborted());
     const bootSamples = sim.xsbug.samples.length;
-    await sim.runFor(windowMs);
+    if (options.drop === true) {
+      // Halfway, every connection dropped: both reconnect at the steady heap, one handshake beside the other's session.
+      await sim.runFor(windowMs / 2);
+      service.connections.dropAll();
+      await sim.runFor(windowMs / 2);
+    } else await sim.runFor(windowMs);
     const abort = aborted();
     if (abort !== undefined) throw new Error(abort);
     if (service.hub.connectionCount() === 0) throw new Error('the hub was not connected at the end of the window');
@@ -236,7 +225,14 @@ export async function heapRun(
   } catch (e) {
     // A run that ended early says how, with the firmware's log.
     const log = sim.xsbug.lines.slice(-20).join('\n');
-    throw new Error(`${(e as Error).message.split('\n')[0]}\nfirmware log (last lines):\n${log}`, { cause: e });
+    const error = new Error(`${(e as Error).message.split('\n')[0]}\nfirmware log (last lines):\n${log}`, { cause: e });
+    // What the watch saw up to the end (the chunk heap's need so far, the handshakes' starts), if it wrote.
+    try {
+      if (watcher) Object.assign(error, { chunks: watcher.result() });
+    } catch {
+      // none written
+    }
+    throw error;
   } finally {
     await watcher?.stop();
     await sim.stop();

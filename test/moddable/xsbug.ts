@@ -27,6 +27,11 @@ export class XsbugLog {
   private instruments: string[] = [];
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
+  /**
+   * Awaited before the machine's login is answered: XS waits for that answer before it runs anything
+   * (xsDebug.c fxLogin), so a watcher (chunk-watch.ts) can attach before the firmware's first line.
+   */
+  loginGate: Promise<void> = Promise.resolve();
   /** Called on every trace line and every instrument sample (about once a second). */
   onEvent: () => void = () => undefined;
 
@@ -52,7 +57,8 @@ export class XsbugLog {
       for (let end = buffer.indexOf('</xsbug>'); end >= 0; end = buffer.indexOf('</xsbug>')) {
         const message = buffer.slice(0, end);
         buffer = buffer.slice(end + 8);
-        if (message.includes('<login')) socket.write('\r\n<set-all-breakpoints></set-all-breakpoints>\r\n');
+        if (message.includes('<login'))
+          void this.loginGate.then(() => socket.write('\r\n<set-all-breakpoints></set-all-breakpoints>\r\n'));
         const brk = /<break path="([^"]*)" line="(\d+)"[^>]*>([\s\S]*?)<\/break>/.exec(message);
         if (brk !== null) this.lines.push(`# break ${brk[1]}:${brk[2]}: ${unescapeXml(brk[3] ?? '')}`);
         if (message.includes('<break')) socket.write('\r\n<go/>\r\n');

@@ -10,7 +10,8 @@
 // - the kept-alive HTTP connection (firmware-http.mjs): fragments, chunked,
 //   Connection: close, the server's keep-alive timeout, drops, idle close;
 // - states arrive, desired round trip, outage (service stopped 20 s and
-//   restarted), boot offline from the cached configuration.
+//   restarted), boot offline from the cached configuration; 32 channels cached
+//   and booted offline (firmware-offline32.mjs).
 // Prints the flash writes it counted; exits non-zero on any failure.
 // FIRMWARE_LOG=1 shows the firmware's log; arguments run only the cases whose
 // name contains one of them (the service scenarios depend on each other).
@@ -18,6 +19,7 @@ import { clockCases } from './firmware-clock.mjs';
 import { failureModes, provisioning } from './firmware-faults.mjs';
 import { keepAlive } from './firmware-http.mjs';
 import { firmwareScript } from './firmware-host.mjs';
+import { offline32 } from './firmware-offline32.mjs';
 import { cleanup, scenarios } from './firmware-service.mjs';
 import { cleanupSetup, setupMode } from './firmware-setup.mjs';
 import { figures } from './firmware-support.mjs';
@@ -62,6 +64,7 @@ try {
   await runAll('provisioning', provisioning);
   await runAll("the board clock's reusable timer", clockCases);
   await runAll('the firmware against the local service', scenarios);
+  await runAll('32 channels offline', offline32);
   await runAll('setup mode (main-setup.ts)', setupMode);
 } finally {
   await cleanup();
