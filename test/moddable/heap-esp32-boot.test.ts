@@ -19,37 +19,23 @@
  * firmware reaches; then fixed), a few minutes.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hasGdb } from './chunk-watch.js';
 import { boardLayout, ESP32_STACK_BYTES, HANDSHAKE_ROOM, handshakeRooms, watchedLayout } from './heap-esp32.js';
 import { heapRun, heapSkipReason } from './heap-run.js';
+import { suiteScratch } from './suite-scratch.js';
 
 const skip = heapSkipReason();
 
 describe('firmware heap on the ESP32 rule (mcsim, fixed heaps)', function () {
   this.timeout(900_000);
-  let scratch = '';
-
-  before(function () {
-    if (skip !== undefined) {
-      console.log(`      skipped: ${skip}`);
-      this.skip();
-    }
-    scratch = mkdtempSync(join(tmpdir(), 'dds-heap-esp32-'));
-  });
-
-  after(() => {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
+  const dir = suiteScratch('dds-heap-esp32-', skip);
 
   const channels = 8;
   it(`${channels} channels boot and run with both TLS sessions open on the board's layout, no abort`, async () => {
     // The slots the firmware reaches (heaps growing), then the same firmware on the board's layout for them.
-    const grown = await heapRun(scratch, channels, 10_000);
+    const grown = await heapRun(dir(), channels, 10_000);
     const layout = boardLayout(grown.reserved.slotBytes);
-    const run = await heapRun(scratch, channels, 20_000, { fixed: layout });
+    const run = await heapRun(dir(), channels, 20_000, { fixed: layout });
     console.log(
       `      ${channels} channels: slots ${layout.slotBytes} B + chunks ${layout.chunkBytes} B + stack ` +
         `${ESP32_STACK_BYTES} B: ${run.handshakes.full} full handshakes, no abort`,
@@ -68,9 +54,9 @@ describe('firmware heap on the ESP32 rule (mcsim, fixed heaps)', function () {
         console.log('      skipped: gdb is not on PATH (it counts the live chunks)');
         return this.skip();
       }
-      const grown = await heapRun(scratch, n, 10_000);
+      const grown = await heapRun(dir(), n, 10_000);
       const layout = boardLayout(grown.reserved.slotBytes);
-      const run = await heapRun(scratch, n, 20_000, { fixed: watchedLayout(layout), watchChunks: true });
+      const run = await heapRun(dir(), n, 20_000, { fixed: watchedLayout(layout), watchChunks: true });
       const chunks = run.chunks!;
       const rooms = handshakeRooms(chunks.handshakes, layout);
       console.log(

@@ -9,47 +9,34 @@
  * Skips without MODDABLE, mcsim, xvfb-run or openssl. About a minute.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService } from '../../host-sim/service/index.js';
 import { fixture, heapSkipReason, manifest, pki } from './heap-run.js';
 import { buildFirmware, SimRun } from './mcsim.js';
+import { suiteScratch } from './suite-scratch.js';
 
 const skip = heapSkipReason();
 
 describe('32 channels start offline (mcsim)', function () {
   this.timeout(900_000);
-  let scratch = '';
-
-  before(function () {
-    if (skip !== undefined) {
-      console.log(`      skipped: ${skip}`);
-      this.skip();
-    }
-    scratch = mkdtempSync(join(tmpdir(), 'dds-offline-32-'));
-  });
-
-  after(() => {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
+  const dir = suiteScratch('dds-offline-32-', skip);
 
   it('caches the configuration of 32 channels online, then boots offline from it with all 32', async () => {
-    const tls = pki(scratch);
+    const tls = pki(dir());
     const service = await startService({
-      fixture: fixture(scratch, 32),
+      fixture: fixture(dir(), 32),
       tls: { cert: tls.certPem + tls.caPem, key: tls.keyPem },
     });
     let up = true;
-    const prefs = join(scratch, 'prefs');
+    const prefs = join(dir(), 'prefs');
     const online = new SimRun(prefs);
     const offline = new SimRun(prefs);
     const aborts = (sim: SimRun): string[] => sim.xsbug.lines.filter((l) => /XS abort|allocation: failed/i.test(l));
     try {
       const soPath = await buildFirmware(
-        join(scratch, 'out'),
+        join(dir(), 'out'),
         [`serviceUrl=${service.url}`],
-        manifest(scratch, undefined, true),
+        manifest(dir(), undefined, true),
       );
       await online.start(soPath);
       const said = (sim: SimRun, text: string): boolean => sim.xsbug.lines.some((l) => l.includes(text));
