@@ -8,6 +8,7 @@
  * and network manifests) in a scratch folder, so the two differ only in what the firmware does.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildSim, simPrefs, SimRun } from '../test/moddable/mcsim.js';
@@ -37,11 +38,38 @@ export interface Floor {
 
 /**
  * Builds the app in `dir` (a release build when `debug` is false) and measures mcsim's CPU over `windowMs` once it
- * has run for 10 s. With `socketPort` (a local TCP server that accepts and stays silent) the app keeps one socket
- * open: on lin the SDK's sockets are served by a 20 ms glib timer while any socket exists (50 wake-ups a second
- * of the simulator's main loop), which a firmware with its hub connected always pays there and a board never does.
+ * has run for 10 s. With `socket`, the app keeps one socket open to a local TCP server of ours that accepts and
+ * stays silent (the run fails if the app never connected): on lin the SDK's sockets are served by a 20 ms glib
+ * timer while any socket exists (50 wake-ups a second of the simulator's main loop), which a firmware with its hub
+ * connected always pays there and a board never does.
  */
-export async function measureFloor(dir: string, windowMs: number, debug = true, socketPort?: number): Promise<Floor> {
+export async function measureFloor(dir: string, windowMs: number, debug: boolean, socket: boolean): Promise<Floor> {
+  if (!socket) return measureApp(dir, windowMs, debug, undefined);
+  const held = new Set<Socket>();
+  let accepted = 0;
+  const server = createServer((peer) => {
+    accepted += 1;
+    held.add(peer);
+    peer.on('error', () => undefined).on('close', () => held.delete(peer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const floor = await measureApp(dir, windowMs, debug, (server.address() as AddressInfo).port);
+    if (accepted === 0) throw new Error('floor app: its socket never connected');
+    return floor;
+  } finally {
+    for (const peer of held) peer.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** The app built (`socketPort`: the port its socket connects to, if any) and measured. */
+async function measureApp(
+  dir: string,
+  windowMs: number,
+  debug: boolean,
+  socketPort: number | undefined,
+): Promise<Floor> {
   const app = join(dir, `floor-${debug ? 'debug' : 'release'}${socketPort === undefined ? '' : '-socket'}`);
   mkdirSync(app, { recursive: true });
   writeFileSync(join(app, 'main.js'), APP);

@@ -7,11 +7,10 @@
  * values as blobs (ArrayBuffer) to pass the string limit. A value of up to
  * 12,000 B is taken: the configuration of 32 channels (8.7 KB) is cached, with
  * room left in the partition for the outbox (docs/moddable.md, "Storage").
- * The core's keys are
- * longer, so each is stored under a short hashed slot name, with the full key
- * written in front of the value; `keys` reads them back from there. Colliding
- * keys probe the next slot. A value over `maxValueBytes` is refused with
- * `too-large` (never truncated).
+ * The core's keys are longer, so each is stored under a short hashed slot
+ * name, with the full key written in front of the value; `keys` reads them
+ * back from there. Colliding keys probe the next slot. A value over
+ * `maxValueBytes` is refused with `too-large` (never truncated).
  */
 import { hashText } from '../../src/agent/channel-set.js';
 import { AgentError } from '../../src/errors.js';
