@@ -141,9 +141,13 @@ export async function runFlood(t: FloodTarget, durationMs = 5000, readEveryMs = 
 
     const rssBefore = await t.rss();
     const dbBefore = dbBytes(t.dbPath);
+    const flooder = await startFlooder({ url: t.url, key: t.flooder.key, token: t.flooder.token, lanes: 4 });
     const [[flooded, counts], floodedThreads] = await probed(async () => {
-      const flooder = startFlooder({ url: t.url, key: t.flooder.key, token: t.flooder.token, lanes: 4 });
-      const times = await readLoop(t, readerAgent, durationMs, readEveryMs);
+      flooder.go();
+      const times = await readLoop(t, readerAgent, durationMs, readEveryMs).catch(async (e: unknown) => {
+        await flooder.stop().catch(() => undefined);
+        throw e;
+      });
       return [times, await flooder.stop()] as const;
     });
     const rssGrowth = (await t.rss()) - rssBefore;

@@ -102,15 +102,24 @@ async function flood(s: FlooderSetup, stopped: () => boolean): Promise<FlooderCo
   return counts;
 }
 
-/** Starts the flood in a worker; `stop()` ends it and resolves with its counts once every lane has its answer. */
-export function startFlooder(setup: FlooderSetup): { stop(): Promise<FlooderCounts> } {
+/**
+ * Starts the flooder's worker and resolves once it is loaded and waiting (its start-up, a thread and its
+ * modules compiled, is no part of the flood: it took a core from the service during the first reads);
+ * `go()` starts the flood; `stop()` ends it and resolves with its counts once every lane has its answer.
+ */
+export async function startFlooder(setup: FlooderSetup): Promise<{ go(): void; stop(): Promise<FlooderCounts> }> {
   const worker = new Worker(new URL(import.meta.url), { workerData: setup });
+  const messages: ((m: unknown) => void)[] = [];
+  const next = new Promise<unknown>((resolve) => messages.push(resolve));
   const done = new Promise<FlooderCounts>((resolve, reject) => {
-    worker.once('message', resolve);
+    messages.push((m) => resolve(m as FlooderCounts));
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the flooder's worker exited (${code}) without its counts`)));
   });
+  worker.on('message', (m) => messages.shift()?.(m));
+  await Promise.race([next, done]);
   return {
+    go: () => worker.postMessage('go'),
     async stop() {
       worker.postMessage('stop');
       try {
@@ -124,6 +133,9 @@ export function startFlooder(setup: FlooderSetup): { stop(): Promise<FlooderCoun
 
 if (!isMainThread && (workerData as Partial<FlooderSetup> | null)?.lanes !== undefined) {
   let stop = false;
-  parentPort?.once('message', () => (stop = true));
+  const told = (): Promise<unknown> => new Promise((resolve) => parentPort?.once('message', resolve));
+  parentPort?.postMessage('ready');
+  await told();
+  void told().then(() => (stop = true));
   parentPort?.postMessage(await flood(workerData as FlooderSetup, () => stop));
 }
