@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminToken, deviceKey, startServiceWorker } from './http.js';
-import { runFlood, type FloodFigures } from './flood.js';
+import { startServiceWorker } from './http.js';
+import { floodTarget, runFlood, type FloodFigures } from './flood.js';
 import type { ThreadFigures } from './probe.js';
 
 /** Each phase's length, quiet and flooded: about 430 reads each, so that the p99 is the fifth slowest, not the third. */
@@ -20,18 +20,8 @@ export async function fairShare(entry: URL): Promise<FloodFigures> {
   const dbPath = join(dir, 'fair.db');
   const service = await startServiceWorker(entry, { dbPath });
   try {
-    return await runFlood(
-      {
-        url: service.url,
-        adminToken,
-        flooder: { key: deviceKey(1), token: `token-${deviceKey(1)}` },
-        reader: { key: deviceKey(0), token: `token-${deviceKey(0)}` },
-        dbPath,
-        rss: async () => process.memoryUsage().rss,
-        serviceProbe: { start: () => service.probeStart(), stop: () => service.probeStop() },
-      },
-      phaseMs,
-    );
+    const probe = { start: () => service.probeStart(), stop: () => service.probeStop() };
+    return await runFlood(floodTarget(service.url, dbPath, probe), phaseMs);
   } finally {
     await service.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { defaultCheckpointerOptions } from '../../host-sim/service/store/checkpo
 import { call, sharedNow, startFlooder, type Span } from './flooder.js';
 import { ThreadProbe, type ThreadFigures } from './probe.js';
 import { latency, type Latency } from './write.js';
+import { adminToken, deviceKey } from './http.js';
 
 export interface FloodTarget {
   url: string;
@@ -30,6 +31,27 @@ export interface FloodTarget {
   rss(): Promise<number>;
   /** Probes of the service's thread (event loop, collections), when it runs apart from the reader. */
   serviceProbe?: { start(): void; stop(): Promise<ThreadFigures> };
+}
+
+/**
+ * The scenario's target against a service at `url` seeded with the bench fixture: its admin token, device 1
+ * floods, device 0 reads, the database at `dbPath`, this process's RSS; `serviceProbe` when the service runs in a
+ * worker of its own.
+ */
+export function floodTarget(
+  url: string,
+  dbPath: string | undefined,
+  serviceProbe?: FloodTarget['serviceProbe'],
+): FloodTarget {
+  return {
+    url,
+    adminToken,
+    flooder: { key: deviceKey(1), token: `token-${deviceKey(1)}` },
+    reader: { key: deviceKey(0), token: `token-${deviceKey(0)}` },
+    dbPath,
+    rss: async () => process.memoryUsage().rss,
+    ...(serviceProbe === undefined ? {} : { serviceProbe }),
+  };
 }
 
 /** Both threads' figures (probe.ts) over one phase: the reader's and, when probed, the service's. */

@@ -10,8 +10,8 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import tmp from 'tmp';
-import { adminToken, benchFixture, deviceKey } from '../../bench/service/http.js';
-import { runFlood } from '../../bench/service/flood.js';
+import { benchFixture } from '../../bench/service/http.js';
+import { floodTarget, runFlood } from '../../bench/service/flood.js';
 import { startService } from '../../host-sim/service/index.js';
 
 describe('service fair share under a flood', function () {
@@ -24,14 +24,7 @@ describe('service fair share under a flood', function () {
     const service = await startService({ fixture: benchFixture(), dbPath, limits: { ratePerSecond: 5, burst: 5 } });
     try {
       const f = await runFlood(
-        {
-          url: service.url,
-          adminToken,
-          flooder: { key: deviceKey(1), token: `token-${deviceKey(1)}` },
-          reader: { key: deviceKey(0), token: `token-${deviceKey(0)}` },
-          dbPath,
-          rss: async () => process.memoryUsage().rss,
-        },
+        floodTarget(service.url, dbPath),
         4000,
         250, // the reader stays within the same budget: 4 reads a second
       );
