@@ -1,10 +1,11 @@
 /**
  * Where the channel configuration comes from and when it is read
  * (docs/agent.md, "Configuration"): the service's `channels/list`, validated with
- * `parseChannelList`, and the last good copy in the store so that the device
- * boots and samples offline. An unchanged body (compared by a hash of its text)
- * is not applied again, so the channels' transmit state survives a no-op reload,
- * and not written to the store again (flash).
+ * `parseChannelList`, and the last good copy in the store (the answer's text as
+ * it came) so that the device boots and samples offline. An unchanged answer
+ * (compared by a hash of its text) is not parsed, not applied again (the
+ * channels' transmit state survives a no-op reload) and not written to the
+ * store again (flash): a re-read holds the answer's text and nothing more.
  *
  * It is read at start, then every `periodMs` (each wait drawn from [0.75, 1] x
  * the period, so a fleet does not ask in step and a change is seen within one
@@ -22,6 +23,7 @@ import { info, logFailure, toAgentError, waitAfter } from '../errors.js';
 import type { ReusableTimer } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
+import { readJson } from '../reader.js';
 import { Paths } from '../wire.js';
 import type { AgentOptions } from './agent-options.js';
 import { hashText, type ChannelSet } from './channel-set.js';
@@ -113,37 +115,30 @@ export class ConfigFollower {
 
   async #load(): Promise<void> {
     const c = this.#c;
-    // The body goes straight to #take: an async function keeps every local of its frame until it returns, and
-    // the body, its parse and its text (the boot's largest objects) must not live on through `loaded()`.
-    if (!this.#take(await c.client.ofDevice(Paths.channelsList))) return;
+    // The text goes straight to #take: an async function keeps every local of its frame until it returns, and
+    // the text and its parse (the boot's largest objects) must not live on through `loaded()`.
+    if (!this.#take(await c.client.textOfDevice(Paths.channelsList))) return;
     const periodMs = c.configRefreshMs ?? 300000;
     if (periodMs > 0) this.#arm(Math.floor(periodMs * (0.75 + 0.25 * (c.random ?? Math.random)())), 'refresh');
     await c.loaded();
   }
 
-  /** Applies a `channels/list` body read (a changed one is cached first); false when stopped meanwhile. */
-  #take(body: unknown): boolean {
-    const config = parseChannelList(body);
+  /** Applies a `channels/list` answer's text read (a changed one is parsed and cached); false when stopped meanwhile. */
+  #take(text: string): boolean {
+    const hash = hashText(text);
+    const config = hash === this.#hash ? undefined : parseChannelList(readJson(text, Paths.channelsList));
     this.#failures = 0;
     this.#refused = false;
     if (!this.#running) return false;
-    // The body's text lives only in #cache: it is gone before the channels are built.
-    const hash = this.#cache(JSON.stringify(body));
-    if (hash !== this.#hash) this.#use(hash, config);
-    return true;
-  }
-
-  /** Caches `text` when it differs from the configuration in use; its hash. */
-  #cache(text: string): number {
-    const hash = hashText(text);
-    if (hash !== this.#hash) {
+    if (config) {
       try {
         this.#c.store.set(storeKey, text);
       } catch (e) {
         logFailure(this.#c.logger, 'warn', 'config: not cached', e);
       }
+      this.#use(hash, config);
     }
-    return hash;
+    return true;
   }
 
   #use(hash: number, config: ChannelConfig): void {

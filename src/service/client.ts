@@ -52,10 +52,15 @@ export class ServiceClient {
    * `statesReadLast` with `['channels', '*.desired']` (decisions 5).
    */
   async ofDevice(path: string, ...more: Query): Promise<unknown> {
+    return readJson(await this.textOfDevice(path, ...more), path);
+  }
+
+  /** The same GET, answering the body's text as it came (the configuration is compared by its text's hash). */
+  async textOfDevice(path: string, ...more: Query): Promise<string> {
     const query = [['device', this.access.device] as const, ...more]
       .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
       .join('&');
-    return readJson((await this.#send('GET', path, '?' + query)).body, path);
+    return (await this.#send('GET', path, '?' + query)).body;
   }
 
   /** Body prefix `{"device":"<key>",` shared by the write calls. */

@@ -27,7 +27,7 @@ import { Socket } from 'socket';
 import SecureSocket from 'securesocket';
 import { AgentError, toAgentError } from '../../src/errors.js';
 import { utf8Length } from '../../src/utf8.js';
-import type { Clock, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
+import type { Clock, HttpRequest, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
 import { closeQuietly } from './guarded-socket.js';
 import { MAX_ANSWER_BYTES, readAnswer, text, type Answer } from './http-reader.js';
 import { tlsTurn } from './tls-turn.js';
@@ -52,21 +52,50 @@ interface Sock {
   close(): void;
 }
 
+/** A request waiting or in flight, and how its promise ends. */
+interface Req {
+  req: HttpRequest;
+  timer?: TimerHandle;
+  ok: (response: HttpResponse) => void;
+  no: (error: unknown) => void;
+}
+
 const ignore = (): void => undefined;
+const EMPTY = new Uint8Array(0);
+
+// A promise's resolve and reject, taken by a function made once (preloaded, in flash): a function made while a
+// request is made would copy its code into the heap's chunks (XS copies a closure's byte code when it is made at
+// run time) for as long as the request lives, and a request may wait behind MAX_QUEUED others.
+let ok: Req['ok'];
+let no: Req['no'];
+function take(resolve: Req['ok'], reject: Req['no']): void {
+  ok = resolve;
+  no = reject;
+}
 
 /** HTTP over one kept-alive connection; `secure` is SecureSocket's `secure` dictionary for https (boot.ts). */
 export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<string, unknown>): HttpTransport {
-  // The connection: its socket, where it goes, and whether it carried a whole answer.
+  // The connection: its socket, where it goes (`s` for TLS, then host:port), and whether it carried a whole
+  // answer.
   let sock: Sock | undefined;
   let to = '';
   let reused = false;
   let idle: TimerHandle | undefined;
   // Ends the connection's TLS turn, if it holds or waits for one.
   let turn = ignore;
-  // The socket events of the request in flight; requests not yet answered; the end of the last one's turn.
-  let on: ((message: number) => void) | undefined;
-  let pending = 0;
-  let last = Promise.resolve();
+  // Requests not yet answered, in the order they came; `cur`, the first once it started, is in flight. Its
+  // URL's parts, its bytes (made as it starts: a waiting request holds only what it was given), how many
+  // were sent, its answer's bytes so far, and whether it was sent again.
+  const queue: Req[] = [];
+  let cur: Req | undefined;
+  let host = '';
+  let port = 0;
+  let tls = false;
+  let where = '';
+  let out = EMPTY;
+  let sent = 0;
+  let got = EMPTY;
+  let retried = false;
 
   const drop = (): void => {
     closeQuietly(sock);
@@ -74,135 +103,145 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
     turn();
   };
 
-  // The connection's callback (`this`: its socket), made here and not in a request: a callback made in the
-  // request that opened the connection kept that request's scope (its bytes, its closures' code copied into
-  // chunks: main is preloaded) for the connection's life.
+  // The connection's callback (`this`: its socket), made once per client, like every function below.
   function onSocket(this: Sock, message: number): void {
     if (sock !== this) return;
-    if (on) on(message);
+    if (cur) events(message);
     // Bytes or a close with no request in flight: the connection is done.
     else if (message === 2 || message < 0) drop();
   }
 
+  const settle = (r: Req, error?: unknown, response?: HttpResponse): void => {
+    const at = queue.indexOf(r);
+    if (at < 0) return;
+    queue.splice(at, 1);
+    clock.clearTimer(r.timer);
+    // Its bytes and its answer's go now (the request lives while its promise is referenced).
+    if (cur === r) {
+      cur = undefined;
+      out = got = EMPTY;
+    }
+    if (queue.length) void Promise.resolve().then(next);
+    else if (sock) idle = clock.setTimer(drop, IDLE_MS);
+    if (error) r.no(error);
+    else r.ok(response!);
+  };
+
+  // The request in flight fails, and the connection with it.
+  const fail = (e: unknown): void => {
+    drop();
+    settle(cur!, new AgentError('network', `http ${host}: ${toAgentError(e).message}`, { cause: e }));
+  };
+
+  // The first request waiting, once none is in flight: on the connection if it goes there, else a new one.
+  const next = (): void => {
+    const r = queue[0];
+    if (!r || cur) return;
+    const { req } = r;
+    let path: string;
+    try {
+      ({ host, port, secure: tls, path } = splitUrl(req.url));
+    } catch (e) {
+      // A URL that cannot be: this request fails, the connection stays.
+      return settle(r, e);
+    }
+    cur = r;
+    sent = 0;
+    retried = false;
+    clock.clearTimer(idle);
+    const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    where = (tls ? 's' : '') + authority;
+    let head = `${req.method} ${path} HTTP/1.1\r\nHost: ${authority}\r\n`;
+    for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
+    const { body } = req;
+    if (body !== undefined) head += `Content-Length: ${utf8Length(body)}\r\n`;
+    out = new Uint8Array(ArrayBuffer.fromString(`${head}\r\n${body ?? ''}`));
+    if (sock && to === where) write();
+    else open();
+  };
+  // In pieces the socket can take, each at most one TLS record of the size asked for.
+  const write = (): void => {
+    for (let room; sent < out.length && (room = Math.min(sock!.write(), MAX_RECORD)) > 0; sent += room) {
+      sock!.write(out.subarray(sent, sent + room));
+    }
+  };
+
+  // The connection's events while a request is in flight; whatever fails rejects it.
+  const events = (message: number): void => {
+    const r = cur!;
+    try {
+      let whole: Answer | undefined;
+      if (message === 2) {
+        const bytes = new Uint8Array(sock!.read(ArrayBuffer));
+        const joined = new Uint8Array(got.length + bytes.length);
+        joined.set(got);
+        joined.set(bytes, got.length);
+        got = joined;
+        if (got.length > MAX_ANSWER_BYTES) throw Error(`answer over ${MAX_ANSWER_BYTES} B`);
+        if (!(whole = readAnswer(got, false))) return;
+        reused = true;
+        if (!whole.keep) drop();
+      } else if (message > 0) {
+        // Connected (1) or room to write (3).
+        turn();
+        return write();
+      } else {
+        const wasReused = reused;
+        drop();
+        // The server closed a kept-alive connection as this request left: once more on a new one.
+        if (!got.length && wasReused && !retried) {
+          retried = true;
+          return open();
+        }
+        if (message < -1 || !(whole = readAnswer(got, true)))
+          throw Error(message < -1 ? 'connection failed' : 'closed before the whole answer');
+      }
+      const response: HttpResponse = { status: whole.status, headers: whole.headers, body: '' };
+      if (r.req.binary) response.bytes = whole.body;
+      else response.body = text(whole.body, 0, whole.body.length);
+      settle(r, undefined, response);
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  // A new connection for the request in flight, from its first byte (the one before, if any, closed).
+  const open = (): void => {
+    drop();
+    to = where;
+    reused = false;
+    sent = 0;
+    // A secure connect waits while another handshake runs; plain: `turn` is spent (a second call does nothing).
+    if (tls) turn = tlsTurn(connect);
+    else connect(turn);
+  };
+
+  const connect = (done: () => void): void => {
+    turn = done;
+    try {
+      // `Socket` takes no `secure` and ignores it.
+      const Made = (tls ? SecureSocket : Socket) as unknown as new (options: object) => Sock;
+      (sock = new Made({ host, port, secure })).callback = onSocket;
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  // A request's time is up, waiting or in flight.
+  function expire(r: Req): void {
+    if (cur === r) drop();
+    settle(r, new AgentError('timeout', `http ${host}: no answer in ${timeoutMs} ms`));
+  }
+
   return {
     request(req) {
-      let start = ignore;
-      const answer = new Promise<HttpResponse>((resolve, reject) => {
-        const { host, port, secure: tls, path } = splitUrl(req.url);
-        if (pending > MAX_QUEUED) throw new AgentError('overflow', `http ${host}: ${MAX_QUEUED} requests waiting`);
-        pending++;
-        const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-        const where = (tls ? 's' : '') + authority;
-        let head = `${req.method} ${path} HTTP/1.1\r\nHost: ${authority}\r\n`;
-        for (const name in req.headers) head += `${name}: ${req.headers[name]}\r\n`;
-        const { body } = req;
-        if (body !== undefined) head += `Content-Length: ${utf8Length(body)}\r\n`;
-        const out = new Uint8Array(ArrayBuffer.fromString(`${head}\r\n${body ?? ''}`));
-        let got = new Uint8Array(0);
-        let sent = 0;
-        let retried = false;
-        let settled = false;
-
-        const settle = (error?: AgentError, response?: HttpResponse): void => {
-          if (settled) return;
-          settled = true;
-          clock.clearTimer(timer);
-          if (on === events) on = undefined;
-          if (!--pending && sock) idle = clock.setTimer(drop, IDLE_MS);
-          if (error) reject(error);
-          else resolve(response!);
-        };
-
-        const fail = (e: unknown): void => {
-          drop();
-          settle(new AgentError('network', `http ${host}: ${toAgentError(e).message}`, { cause: e }));
-        };
-
-        // In pieces the socket can take, each at most one TLS record of the size asked for.
-        const write = (): void => {
-          for (let room; sent < out.length && (room = Math.min(sock!.write(), MAX_RECORD)) > 0; sent += room) {
-            sock!.write(out.subarray(sent, sent + room));
-          }
-        };
-
-        // The connection's events while this request is in flight; whatever fails rejects it.
-        const events = (message: number): void => {
-          try {
-            let whole: Answer | undefined;
-            if (message === 2) {
-              const bytes = new Uint8Array(sock!.read(ArrayBuffer));
-              const joined = new Uint8Array(got.length + bytes.length);
-              joined.set(got);
-              joined.set(bytes, got.length);
-              got = joined;
-              if (got.length > MAX_ANSWER_BYTES) throw Error(`answer over ${MAX_ANSWER_BYTES} B`);
-              if (!(whole = readAnswer(got, false))) return;
-              reused = true;
-              if (!whole.keep) drop();
-            } else if (message > 0) {
-              // Connected (1) or room to write (3).
-              turn();
-              return write();
-            } else {
-              const wasReused = reused;
-              drop();
-              // The server closed a kept-alive connection as this request left: once more on a new one.
-              if (!got.length && wasReused && !retried) {
-                retried = true;
-                return open();
-              }
-              if (message < -1 || !(whole = readAnswer(got, true)))
-                throw Error(message < -1 ? 'connection failed' : 'closed before the whole answer');
-            }
-            const response: HttpResponse = { status: whole.status, headers: whole.headers, body: '' };
-            if (req.binary) response.bytes = whole.body;
-            else response.body = text(whole.body, 0, whole.body.length);
-            // The answer's bytes go now (the request's scope lives while its promise is referenced).
-            got = new Uint8Array(0);
-            settle(undefined, response);
-          } catch (e) {
-            fail(e);
-          }
-        };
-
-        // A new connection for this request (the one before, if any, closed).
-        const open = (): void => {
-          drop();
-          to = where;
-          reused = false;
-          // The request from its start.
-          sent = 0;
-          const connect = (done: () => void): void => {
-            turn = done;
-            try {
-              // `Socket` takes no `secure` and ignores it.
-              const Made = (tls ? SecureSocket : Socket) as unknown as new (options: object) => Sock;
-              (sock = new Made({ host, port, secure })).callback = onSocket;
-            } catch (e) {
-              fail(e);
-            }
-          };
-          // A secure connect waits while another handshake runs; plain: `turn` is spent (a second call does nothing).
-          if (tls) turn = tlsTurn(connect);
-          else connect(turn);
-        };
-
-        const timer = clock.setTimer(() => {
-          if (on === events) drop();
-          settle(new AgentError('timeout', `http ${host}: no answer in ${timeoutMs} ms`));
-        }, timeoutMs);
-
-        start = () => {
-          if (settled) return;
-          clock.clearTimer(idle);
-          on = events;
-          if (sock && to === where) write();
-          else open();
-        };
-      });
-      const before = last;
-      last = before.then(() => answer.then(ignore, ignore));
-      void before.then(() => start());
+      const answer = new Promise(take);
+      if (queue.length > MAX_QUEUED) no(new AgentError('overflow', `http ${host}: ${MAX_QUEUED} requests waiting`));
+      else {
+        const r: Req = { req, ok, no };
+        r.timer = clock.setTimer(expire.bind(undefined, r), timeoutMs);
+        if (queue.push(r) === 1) next();
+      }
       return answer;
     },
   };

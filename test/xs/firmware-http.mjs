@@ -86,6 +86,49 @@ export const keepAlive = [
     },
   ],
   [
+    'requests made at once take turns in order on one connection; a bad URL fails alone',
+    async () => {
+      const server = await keepAliveServer(({ socket, body }) => socket.write(ok(`got ${body}`)));
+      await withRun('lin', async (run) => {
+        const url = `http://127.0.0.1:${server.port}/api`;
+        const tags = ['a', 'b', 'c', 'd', 'e'];
+        for (const t of tags) await run.evaluate(`__fw.request('${t}', '${url}', 'POST', '${t}')`);
+        await run.evaluate(`__fw.request('bad', 'ftp://127.0.0.1/', 'GET')`);
+        for (const t of tags) assert.equal((await result(run, t))[0].body, `got ${t}`);
+        const [bad] = await result(run, 'bad');
+        assert.equal(bad.code, 'config.invalid', JSON.stringify(bad));
+        assert.equal((await ask(run, 'after', url, 'POST', 'z')).body, 'got z');
+        assert.deepEqual(server.counts.bodies, [...tags, 'z'], 'sent in the order they were made');
+        assert.equal(server.counts.connections, 1, 'one connection, the bad URL included');
+      });
+      await server.close();
+    },
+  ],
+  [
+    'beyond 8 waiting, a request is refused (overflow); waiting ones time out from their call (10 s virtual)',
+    async () => {
+      // Nothing is answered but `later`.
+      const server = await keepAliveServer(({ socket, body }) => body === 'later' && socket.write(ok(`got ${body}`)));
+      await withRun('lin', async (run) => {
+        const url = `http://127.0.0.1:${server.port}/api`;
+        const t0 = run.nowMs;
+        for (let i = 0; i <= 9; i++) await run.evaluate(`__fw.request('w${i}', '${url}', 'POST', 'w${i}')`);
+        const [over] = await result(run, 'w9', 1_000);
+        assert.equal(over.code, 'overflow', JSON.stringify(over));
+        for (let i = 0; i <= 8; i++) {
+          const [r] = await result(run, `w${i}`, 30_000);
+          assert.equal(r.code, 'timeout', `w${i}: ${JSON.stringify(r)}`);
+        }
+        // Each waited at most its 10 s from its own call, not 10 s per request ahead of it.
+        assert.ok(run.nowMs - t0 < 15_000, `all nine ended by ${run.nowMs - t0} ms`);
+        assert.equal(server.counts.bodies[0], 'w0', 'the first went out first');
+        assert.equal((await ask(run, 'later', url, 'POST', 'later')).body, 'got later', 'the next one is answered');
+        assert.ok(server.counts.connections >= 2, 'on a new connection (each timeout in flight closed one)');
+      });
+      await server.close();
+    },
+  ],
+  [
     'an answer split at every offset (chunked, headers, UTF-8) reads the same, on one connection',
     async () => {
       const bytes = Buffer.from(CHUNKED, 'utf8');

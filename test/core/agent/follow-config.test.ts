@@ -4,7 +4,7 @@
  * refused because it names a channel that is gone is split, not dropped whole.
  */
 import { assert } from '../../support/assert.js';
-import { ch, world } from './harness.js';
+import { ch, PrettyHttp, world } from './harness.js';
 
 const door = ch('door', 'digitalInput', { pin: 4, transmitEvents: [{ type: 'change' }] });
 const temp = ch('temp', 'analogInput', { pin: 34, scanInterval: 500 });
@@ -125,6 +125,26 @@ describe('agent: the configuration follows the service', () => {
     const c = w.agent.counters;
     assert.equal(c.rejected, c.reported - 1, 'every temp record counted as rejected, the door record sent');
     assert.equal(c.sent, 1);
+    w.agent.stop();
+  });
+
+  it('caches the answer as it came, and an unchanged one not again (test/node/config-unparsed: nor parsed)', async () => {
+    const http = new PrettyHttp();
+    const w = world({ http, channels: [door, temp], agent: { configRefreshMs: 0 } });
+    const cached: string[] = [];
+    const set = w.store.set.bind(w.store);
+    w.store.set = (key, value) => {
+      if (key === 'agent/channels') cached.push(value);
+      set(key, value);
+    };
+    await w.agent.start();
+    assert.deepEqual(cached, [JSON.stringify(http.channels, null, 2)], 'the text as it came, once');
+    await w.agent.reloadConfig();
+    assert.equal(cached.length, 1, 'nor cached again');
+    http.channels = list(door);
+    await w.agent.reloadConfig();
+    assert.deepEqual(w.agent.channelKeys, ['door'], 'a changed one is applied');
+    assert.equal(cached.at(-1), JSON.stringify(list(door), null, 2), 'and cached as it came');
     w.agent.stop();
   });
 

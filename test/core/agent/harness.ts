@@ -9,6 +9,7 @@ import { CustomChannels } from '../../../src/custom/provider.js';
 import { PinChannelProvider } from '../../../src/pins/provider.js';
 import { FakeClock } from '../../fakes/fake-clock.js';
 import { FakeHttp } from '../../fakes/fake-http.js';
+import type { HttpRequest, HttpResponse } from '../../../src/ports.js';
 import { FakeLogger } from '../../fakes/fake-logger.js';
 import { FakePins } from '../../fakes/fake-pins.js';
 import { FakeStore } from '../../fakes/fake-store.js';
@@ -66,4 +67,13 @@ export function world(options: WorldOptions = {}): World {
 /** Wire seconds of a FakeClock moment (monotonic ms). */
 export function wireSeconds(clock: FakeClock, monotonicMs: number): number {
   return (clock.wallMs() - clock.monotonicMs() + monotonicMs) / 1000;
+}
+
+/** A service that answers `channels/list` pretty-printed (its text is not what JSON.stringify makes). */
+export class PrettyHttp extends FakeHttp {
+  override async request(request: HttpRequest): Promise<HttpResponse> {
+    const answer = await super.request(request);
+    if (!request.url.includes('/channels/list') || answer.status !== 200) return answer;
+    return { ...answer, body: JSON.stringify(this.channels, null, 2) };
+  }
 }
