@@ -13,6 +13,7 @@ import type {
   RegisterReadOnly,
   StopBitsValues,
 } from '../wire.js';
+import { AgentError } from '../errors.js';
 
 export type ChannelType = keyof typeof ChannelTypeFields;
 export type Aggregate = (typeof Aggregates)[number];
@@ -131,4 +132,14 @@ export interface ChannelConfig {
   buses: Bus[];
   channels: Channel[];
   rejected: RejectedChannel[];
+}
+
+/**
+ * `channel` as one of `types`, a provider's own: the agent gives a provider only
+ * channels of its `types`, so any other is a programmer error (AgentError `internal`).
+ */
+export function channelOf<T extends ChannelType>(channel: Channel, types: readonly T[]): Extract<Channel, { type: T }> {
+  if (!types.includes(channel.type as T))
+    throw new AgentError('internal', `${types.join()}: got a ${channel.type} channel`);
+  return channel as Extract<Channel, { type: T }>;
 }

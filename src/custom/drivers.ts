@@ -8,8 +8,7 @@
  * side, `publish` and the `onDesired` listeners, is CustomChannels (provider.ts).
  */
 import type { ChannelDriver, ChannelDriverProvider, Sample, Value } from '../agent/driver.js';
-import type { Channel, ChannelType, CustomChannel } from '../config/model.js';
-import { AgentError } from '../errors.js';
+import { channelOf, type Channel, type CustomChannel } from '../config/model.js';
 
 /** Whether `value` fits `customType` (decisions 1). */
 export function fitsCustomType(channel: Pick<CustomChannel, 'customType'>, value: Value): boolean {
@@ -61,15 +60,15 @@ export class CustomDriver implements ChannelDriver {
 
 /** The provider of custom channel drivers. */
 export class CustomChannelDrivers implements ChannelDriverProvider {
-  readonly types: readonly ChannelType[] = ['custom'];
+  readonly types = ['custom'] as const;
   protected readonly drivers = new Map<string, CustomDriver>();
   /** Values of channels without a driver now (kept across a reconfiguration, or published early); used at create. */
   protected readonly pending = new Map<string, Value>();
   /** Hears each desired value applied (the application's listeners: CustomChannels). */
   desiredApplied?(key: string, value: Value): void;
 
-  create(channel: Channel): ChannelDriver {
-    if (channel.type !== 'custom') throw new AgentError('internal', `custom: not custom: ${channel.type}`);
+  create(config: Channel): ChannelDriver {
+    const channel = channelOf(config, this.types);
     const driver = new CustomDriver(channel, this);
     const value = this.pending.get(channel.key);
     if (value !== undefined && fitsCustomType(channel, value)) driver.set(value);

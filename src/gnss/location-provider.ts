@@ -15,7 +15,7 @@ import {
   type Location,
   type Sample,
 } from '../agent/driver.js';
-import type { Channel } from '../config/model.js';
+import { channelOf, type Channel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError, info } from '../errors.js';
 import type { Clock, Logger, Serial, SerialOptions, SerialPort } from '../ports.js';
@@ -56,8 +56,8 @@ export class GnssLocationProvider implements ChannelDriverProvider {
    * -ETIMEDOUT, in reused objects; it logs when that changes. Opens the
    * receiver's port on the first channel.
    */
-  create(channel: Channel): LocationDriver {
-    if (channel.type !== 'location') throw new AgentError('config.invalid', `gnss ${channel.key}: not location`);
+  create(config: Channel): LocationDriver {
+    const channel = channelOf(config, this.types);
     const { tracker } = this;
     const { serial, port, logger } = this.#options;
     // The receiver's port, opened once, on the first location channel. It is read-only here (no writes

@@ -10,8 +10,8 @@
  * failed to open reports -EIO. Each is said once in the log.
  */
 import type { ChannelDriverProvider } from '../agent/driver.js';
-import type { Channel, ChannelConfig, ModbusBus } from '../config/model.js';
-import { AgentError, info, toAgentError, warn } from '../errors.js';
+import { channelOf, type Channel, type ChannelConfig, type ModbusBus } from '../config/model.js';
+import { info, toAgentError, warn } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, Serial } from '../ports.js';
 import { ModbusChannelDriver } from './driver.js';
@@ -56,8 +56,8 @@ export class ModbusProvider implements ChannelDriverProvider {
     this.#buses = buses;
   }
 
-  create(channel: Channel): ModbusChannelDriver {
-    if (channel.type !== 'modbus') throw new AgentError('internal', `modbus: got a ${channel.type} channel`);
+  create(config: Channel): ModbusChannelDriver {
+    const channel = channelOf(config, this.types);
     let line = this.#lines.get(channel.bus);
     if (line === undefined) this.#lines.set(channel.bus, (line = this.#open(channel.bus)));
     return new ModbusChannelDriver(channel, line, this.#options.logger);

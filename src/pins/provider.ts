@@ -10,7 +10,7 @@
  */
 import { FAILED, type ChannelDriver, type ChannelDriverProvider, type Sample } from '../agent/driver.js';
 import type { RawRange } from '../codec/scale.js';
-import type { Channel, ChannelType, PinChannel } from '../config/model.js';
+import { channelOf, type Channel, type PinChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
 import { AgentError, toAgentError } from '../errors.js';
 import type { Pins, PwmOutput } from '../ports.js';
@@ -85,7 +85,7 @@ const drivers: Readonly<Record<PinChannel['type'], new (io: never) => ChannelDri
 
 /** The provider of the four pin channel types, over the host's Pins port. */
 export class PinChannelProvider implements ChannelDriverProvider {
-  readonly types = Object.keys(drivers) as ChannelType[];
+  readonly types = Object.keys(drivers) as PinChannel['type'][];
 
   declare private readonly pins: Pins;
 
@@ -93,8 +93,8 @@ export class PinChannelProvider implements ChannelDriverProvider {
     this.pins = pins;
   }
 
-  create(channel: Channel): ChannelDriver {
-    if (!('pin' in channel)) throw new AgentError('internal', `pins: not a pin channel: ${channel.type}`);
+  create(config: Channel): ChannelDriver {
+    const channel = channelOf(config, this.types);
     const type = channel.type;
     try {
       return new drivers[type](this.pins[type === 'analogOutput' ? 'pwmOutput' : type]({ pin: channel.pin }) as never);

@@ -5,16 +5,9 @@
  * with it the Serial adapter, serial.ts).
  */
 import type { Clock, Serial } from '../../src/ports.js';
-import type { BoardConfig } from './config.js';
 import { boardIo, type SerialPins } from './io.js';
 import { moddableSerial } from './serial.js';
 
-export function boardSerial(board: BoardConfig, clock: Clock): Serial {
-  const pins: Record<string, SerialPins> = {};
-  // Each feature's UART: `<name>Port` on pins `<name>Rx` and `<name>Tx`.
-  for (const name of ['gnss', 'modbus'] as const) {
-    const port = board[`${name}Port`];
-    if (port !== undefined) pins[port] = { receive: board[`${name}Rx`], transmit: board[`${name}Tx`] };
-  }
-  return moddableSerial(boardIo(), clock, pins);
-}
+/** The UARTs on `pins` (by port number; startFeatures fills it from the board configuration). */
+export const boardSerial = (pins: Readonly<Record<string, SerialPins>>, clock: Clock): Serial =>
+  moddableSerial(boardIo(), clock, pins);

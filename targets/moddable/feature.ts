@@ -11,7 +11,7 @@ import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import type { Clock, HttpTransport, KeyValueStore, Logger, Serial } from '../../src/ports.js';
 import type { ServiceClient } from '../../src/service/client.js';
 import type { HubClient } from '../../src/signalr/hub-client.js';
-import type { BoardConfig } from './config.js';
+import type { BoardConfig, SerialPins } from './config.js';
 import { warn } from '../../src/errors.js';
 
 /** The ports a feature's provider uses. */
@@ -32,8 +32,11 @@ export type BoardFeature = (port: number, board: BoardConfig, ports: FeaturePort
  * they share (board-serial.ts), which a root without features leaves out too.
  */
 export interface LinkedFeatures extends Partial<Record<FeatureName, BoardFeature>> {
-  /** The board's UARTs, built once, when the first feature starts. */
-  serial?(board: BoardConfig, clock: Clock): Serial;
+  /**
+   * The board's UARTs on `pins` (by port number), built once, when the first
+   * feature starts; a port is opened later, when a channel needs it.
+   */
+  serial?(pins: Readonly<Record<string, SerialPins>>, clock: Clock): Serial;
   /** Over-the-air updates (feature-ota.ts), where the root links them. */
   updates?: UpdatesFeature;
 }
@@ -71,12 +74,15 @@ export function startFeatures(
 ): ChannelDriverProvider[] {
   const providers: ChannelDriverProvider[] = [];
   let ports: FeaturePorts | undefined;
+  // Each feature's UART: `<name>Port` on pins `<name>Rx` and `<name>Tx`.
+  const pins: Record<string, SerialPins> = {};
   for (const name of ['gnss', 'modbus'] as const) {
     const port = board[`${name}Port`];
     const feature = linked?.[name];
     if (port === undefined) continue;
+    pins[port] = { receive: board[`${name}Rx`], transmit: board[`${name}Tx`] };
     if (linked?.serial && feature)
-      providers.push(feature(port, board, (ports ??= { serial: linked.serial(board, clock), clock, logger })));
+      providers.push(feature(port, board, (ports ??= { serial: linked.serial(pins, clock), clock, logger })));
     else warn(logger, 'boot: feature not in this firmware', { feature: name });
   }
   return providers;

@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import { parseChannelList } from '../../src/config/parse.js';
 import { GnssLocationProvider } from '../../src/gnss/location-provider.js';
 import { ModbusProvider } from '../../src/modbus/provider.js';
-import { readBoardConfig, type BoardConfig } from '../../targets/moddable/config.js';
+import { readBoardConfig, type BoardConfig, type SerialPins } from '../../targets/moddable/config.js';
 import { startFeatures, type LinkedFeatures } from '../../targets/moddable/feature.js';
 import { gnssFeature } from '../../targets/moddable/feature-gnss.js';
 import { modbusFeature } from '../../targets/moddable/feature-modbus.js';
@@ -28,16 +28,18 @@ function start(board: BoardConfig, linked: Omit<LinkedFeatures, 'serial'> | unde
   const serial = new FakeSerial();
   const logger = new FakeLogger();
   let uarts = 0;
+  let pins: Readonly<Record<string, SerialPins>> | undefined;
   const features = linked && {
     ...linked,
-    serial: () => {
+    serial: (uartPins: Readonly<Record<string, SerialPins>>) => {
       uarts++;
+      pins = uartPins;
       return serial;
     },
   };
   const providers = startFeatures(board, features, new FakeClock(), logger);
   const missing = logger.find('warn', 'feature not in this firmware').map((l) => l.fields?.feature);
-  return { providers, serial, uarts, missing };
+  return { providers, serial, uarts, missing, pins };
 }
 
 const all = { gnss: gnssFeature, modbus: modbusFeature };
@@ -60,6 +62,15 @@ describe('moddable board features', () => {
     const both = start(withUarts, all);
     assert.equal(both.providers.length, 2);
     assert.equal(both.uarts, 1, "the features share the board's UARTs, built once");
+  });
+
+  it("gives the UARTs each configured feature's port with its pins, defaults or set", () => {
+    assert.deepEqual(start(withUarts, all).pins, {
+      2: { receive: 16, transmit: 17 },
+      1: { receive: 26, transmit: 27 },
+    });
+    const gnssOnly = readBoardConfig({ ...base, gnssPort: 1, gnssRx: 4, gnssTx: 5 }, () => undefined);
+    assert.deepEqual(start(gnssOnly, all).pins, { 1: { receive: 4, transmit: 5 } });
   });
 
   it('reads the GNSS receiver on the configured UART and baud rate', () => {

@@ -105,10 +105,11 @@ describe('gnss/location-provider', () => {
     assert.deepEqual(driver.sample(), { ok: false, errno: -110 });
   });
 
-  it('rejects a channel of another type, and a port that cannot be opened (ENODEV)', () => {
+  it('rejects a channel of another type (a programming error), and a port that cannot be opened (ENODEV)', () => {
     const { provider } = rig();
     const pin = { ...locationChannel(), type: 'digitalInput', pin: 4 } as unknown as Channel;
-    assert.throws(() => provider.create(pin), 'config.invalid');
+    const wrong = assert.throws(() => provider.create(pin), 'internal') as AgentError;
+    assert.equal(wrong.message, 'location: got a digitalInput channel');
     const broken: Serial = {
       open: () => {
         throw new Error('no such device');
