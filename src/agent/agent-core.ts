@@ -102,7 +102,6 @@ export class AgentCore implements Omit<DesiredStateSink, 'updateProperties'>, Sa
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.scheduler.start();
     this.sender.kick();
     await this.follower.start();
   }

@@ -56,7 +56,6 @@ export class Agent extends AgentCore implements DesiredStateSink {
     if (!this.running) return;
     this.running = false;
     this.follower.stop();
-    this.scheduler.stop();
     closeChannels(this.channels, this.#options.providers);
     // The sender stops first, so the batches closed now are written for the next run, not also sent now
     // (a send started here would be cut short by the stop and repeated after the restart).
@@ -73,7 +72,8 @@ export class Agent extends AgentCore implements DesiredStateSink {
   async drain(withinMs: number): Promise<number> {
     const clock = this.#options.clock;
     const until = clock.monotonicMs() + withinMs;
-    this.scheduler.stop();
+    // No more scans: the channels' tasks leave the scheduler (their drivers close at the stop).
+    for (const slot of this.channels.slots.values()) this.scheduler.remove(slot);
     this.batcher.flush();
     while (this.running && this.outbox.records > 0 && this.delivery !== 'waiting' && clock.monotonicMs() < until) {
       await new Promise<void>((resolve) => clock.setTimer(resolve, 20));

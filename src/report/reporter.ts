@@ -86,13 +86,11 @@ export class Reporter {
 
   #hold(record: HeldRecord): void {
     // The first record held waits for the time (records are held only while it is unknown; a release empties all).
-    const first = this.#held.length === 0;
-    if (this.#held.length >= this.#maxHeld) {
+    if (this.#held.push(record) === 1) this.#wallTime.onKnown(this.#onTimeKnown);
+    else if (this.#held.length > this.#maxHeld) {
       this.#held.shift();
       this.droppedHeld++;
     }
-    this.#held.push(record);
-    if (first) this.#wallTime.onKnown(this.#onTimeKnown);
   }
 
   readonly #onTimeKnown = (): void => this.#release();

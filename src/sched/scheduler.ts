@@ -6,7 +6,8 @@
  * earliest deadline, one reusable host timer re-armed on every wake-up
  * (`Clock.timer`): a steady wake-up allocates nothing, on a board neither.
  * A task carries its own period and deadline (no wrapper object per task: the
- * heap per channel on XS).
+ * heap per channel on XS). It runs while it has tasks: nothing to start; a host's agent stops
+ * sampling by taking its channels' tasks off (agent.ts).
  */
 import type { Clock, ReusableTimer } from '../ports.js';
 
@@ -26,7 +27,6 @@ export class Scheduler {
   readonly #timer: ReusableTimer;
   /** The deadline the timer is armed for; Infinity while disarmed. */
   #timerDueMs = Infinity;
-  #running = false;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -48,22 +48,12 @@ export class Scheduler {
     this.#arm();
   }
 
-  start(): void {
-    this.#running = true;
-    this.#arm();
-  }
-
-  stop(): void {
-    this.#running = false;
-    this.#arm();
-  }
-
-  /** (Re)arms the one timer for the earliest deadline; disarms it when stopped or idle. */
+  /** (Re)arms the one timer for the earliest deadline; disarms it when no task is left. */
   #arm(): void {
     let earliest = Infinity;
     const tasks = this.#tasks;
     // An indexed loop: for-of would allocate an iterator per wake-up.
-    for (let i = 0; this.#running && i < tasks.length; i++) if (tasks[i]!.dueMs < earliest) earliest = tasks[i]!.dueMs;
+    for (let i = 0; i < tasks.length; i++) if (tasks[i]!.dueMs < earliest) earliest = tasks[i]!.dueMs;
     if (earliest === this.#timerDueMs) return;
     this.#timerDueMs = earliest;
     if (earliest === Infinity) this.#timer.unschedule();
@@ -73,7 +63,6 @@ export class Scheduler {
   /** Bound once: the timer callback must not allocate a closure per wake-up. */
   readonly #wake = (): void => {
     this.#timerDueMs = Infinity;
-    if (!this.#running) return;
     const now = this.#clock.monotonicMs();
     // Iterate over a stable length: a task may add or remove tasks (config reload).
     const tasks = this.#tasks;

@@ -44,7 +44,8 @@ export class WallTime {
   readonly #clock: Clock;
   /** wall = monotonic + offset, learned from the service; undefined until learned. */
   #offsetMs: number | undefined;
-  readonly #listeners: Array<() => void> = [];
+  /** What waits for the time to be known (the reporter's held records): one listener at a time. */
+  #listener: (() => void) | undefined;
 
   constructor(clock: Clock) {
     this.#clock = clock;
@@ -79,14 +80,16 @@ export class WallTime {
     this.#notifyIfKnown();
   }
 
-  /** Calls `listener` once the time becomes known (at once if it is). */
+  /** Calls `listener` once the time becomes known (at once if it is); it takes the place of one still waiting. */
   onKnown(listener: () => void): void {
-    this.#listeners.push(listener);
+    this.#listener = listener;
     this.#notifyIfKnown();
   }
 
   #notifyIfKnown(): void {
-    if (this.#listeners.length === 0 || this.nowMs() === undefined) return;
-    for (const listener of this.#listeners.splice(0)) listener();
+    const listener = this.#listener;
+    if (listener === undefined || this.nowMs() === undefined) return;
+    this.#listener = undefined;
+    listener();
   }
 }

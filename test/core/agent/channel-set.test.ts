@@ -43,7 +43,6 @@ function world(): { set: ChannelSet; provider: CountingProvider; clock: FakeCloc
   const options = { providers: [provider], clock, logger: new FakeLogger() };
   const set = new ChannelSet(options, scheduler, sink, reporter, new WallTime(clock), counters);
 
-  scheduler.start();
   return { set, provider, clock, reported };
 }
 

@@ -48,6 +48,7 @@ describe('agent: drain, the clean stop of a host', () => {
     const left = w.agent.drain(3000).then((n) => ((settled = true), n));
     await w.clock.advanceAsync(2900);
     assert.equal(settled, false, 'still waiting for the answer');
+    assert.equal(w.agent.counters.sampled, 3, 'no scan while draining');
     await w.clock.advanceAsync(200);
     assert.equal(await left, 3);
     w.http.release();

@@ -25,7 +25,6 @@ describe('scheduler', () => {
     const b = new Recorder(clock);
     s.add(a, 100);
     s.add(b, 250);
-    s.start();
     clock.advance(1000);
     assert.deepEqual(a.at, [0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
     assert.deepEqual(b.at, [0, 250, 500, 750, 1000]);
@@ -36,7 +35,6 @@ describe('scheduler', () => {
     const s = new Scheduler(clock);
     const slow = new Recorder(clock, 30);
     s.add(slow, 100);
-    s.start();
     clock.advance(1000);
     assert.deepEqual(slow.at.slice(0, 5), [0, 100, 200, 300, 400]);
   });
@@ -46,33 +44,31 @@ describe('scheduler', () => {
     const s = new Scheduler(clock);
     const stuck = new Recorder(clock, 350);
     s.add(stuck, 100);
-    s.start();
     clock.advance(1000);
     // The scan at 0 runs until 350: the overdue scan (due 100) runs once, late, at 350; those due
     // 200 and 300 are skipped, and the deadlines stay on the 100 ms grid (next due 400).
     assert.deepEqual(stuck.at.slice(0, 3), [0, 350, 700]);
   });
 
-  it('stops and removes', () => {
+  it('removes a task, runs only while it has tasks, and starts a task added again afresh', () => {
     const clock = new FakeClock();
     const s = new Scheduler(clock);
     const a = new Recorder(clock);
+    const b = new Recorder(clock);
     s.add(a, 100);
-    s.start();
+    s.add(b, 300);
     clock.advance(100);
     s.remove(a);
     clock.advance(500);
     assert.deepEqual(a.at, [0, 100]);
-    assert.equal(clock.pending, 0);
-    s.add(a, 100);
-    clock.advance(50);
-    s.stop();
-    assert.equal(clock.pending, 0, 'stop disarms the timer');
+    assert.deepEqual(b.at, [0, 300, 600], 'the other task keeps its own deadlines');
+    s.remove(b);
+    assert.equal(clock.pending, 0, 'no task left: the timer is disarmed');
     clock.advance(500);
-    assert.deepEqual(a.at, [0, 100, 600]);
-    s.start();
-    clock.advance(0);
-    assert.deepEqual(a.at, [0, 100, 600, 1150], 'a restart scans the overdue task once, at once');
+    assert.deepEqual(b.at, [0, 300, 600]);
+    s.add(a, 100);
+    clock.advance(150);
+    assert.deepEqual(a.at, [0, 100, 1100, 1200], 'added again: its first scan at once, then on its new grid');
   });
 
   it('keeps one reusable host timer, re-armed on every wake-up, never a new one (0 garbage per tick on a board)', () => {
@@ -94,14 +90,14 @@ describe('scheduler', () => {
     const b = new Recorder(clock);
     s.add(a, 100);
     s.add(b, 300);
-    s.start();
     clock.advance(1000);
     assert.equal(a.at.length, 11);
     assert.deepEqual(b.at, [0, 300, 600, 900]);
-    // One arming at start, one per wake-up (0, 100, ..., 1000 ms).
+    // One arming at the first add, one per wake-up (0, 100, ..., 1000 ms).
     assert.deepEqual(made, { timers: 1, oneShots: 0, armings: 12 }, JSON.stringify(made));
-    s.stop();
-    assert.equal(clock.pending, 0, 'stop disarms it');
+    s.remove(a);
+    s.remove(b);
+    assert.equal(clock.pending, 0, 'the last removal disarms it');
   });
 
   it('refuses a non-positive interval', () => {

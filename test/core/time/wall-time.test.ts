@@ -63,6 +63,10 @@ describe('wall time', () => {
     assert.notEqual(wall.nowMs(), undefined);
     assert.equal(wall.toWallMs(10000), Date.UTC(2026, 0, 1, 0, 0, 10) + 500);
     assert.equal(wall.toWallMs(0), Date.UTC(2026, 0, 1, 0, 0, 0) + 500);
+    wall.observeHttpDate('Thu, 01 Jan 2026 00:00:20 GMT');
+    assert.equal(known, 1, 'called once');
+    wall.onKnown(() => (known += 10));
+    assert.equal(known, 11, 'a listener given once the time is known: called at once');
   });
 
   it('ignores Date headers before 2020, malformed ones, and any while the host clock is good', () => {
