@@ -3,7 +3,7 @@
  * (docs/moddable.md, "Heap on an ESP32"), measured in the Moddable simulator
  * (mcsim) for 8 and 32 analog channels (test/moddable/heap-run.ts: the service
  * TLS-only without session resumption, so the hub's wss handshake at boot is a
- * full one beside the kept-alive HTTP connection's open session). Two runs per
+ * full one beside the kept-alive HTTP connection's open session). Four runs per
  * channel count:
  *
  * 1. heaps growing in small increments: the floor (lowest sample in use over the
@@ -15,17 +15,20 @@
  *    reserved slots, if more) and every byte left to chunks. XS aborts when one
  *    runs out; the run must boot, open both sessions and run the window.
  *
- * 3. with gdb: the board's layout with chunks at ESP32 sizes (chunk-watch.ts),
+ * 3. (heap-watched.ts) with gdb: the board's layout with chunks at ESP32 sizes (chunk-watch.ts),
  *    every connection dropped halfway (both reconnect at the steady heap): the
  *    simulator's chunk heap 16 KB larger, and after every compacting
  *    collection live chunk bytes at ESP32 sizes (less 8 B per chunk, less half
  *    of the chunks of slots and pointers) plus the chunk asked for held to the
  *    board's chunk bytes: the chunk heap's need and its room left; and when
  *    each handshake starts (a collection forced as its socket connects), the
- *    chunks, slots and stack free, against the SDK's 10 KB, 6 KB and 4 KB.
+ *    chunks, slots and stack free, against the SDK's 10 KB, 6 KB and 4 KB;
+ * 4. as 3, but the service restarted on its port halfway with every channel's
+ *    configuration changed: the firmware parses and applies it beside the
+ *    channels in use.
  *
  * Slots are counted at 16 B (exact); chunk bytes as measured (64-bit: an upper
- * bound of the ESP32's) except in run 3. The fixed part and the cost per channel come from the
+ * bound of the ESP32's) except in runs 3 and 4. The fixed part and the cost per channel come from the
  * two floors. Compared against the same run's floor (the peer): the peak's
  * ratio to the floor is what the boot and a handshake add. Needs MODDABLE
  * (an SDK with its Linux tools built), mcsim, xvfb-run and openssl; says why and
@@ -38,14 +41,12 @@ import {
   ESP32_STACK_BYTES,
   ESP32_STATIC_BYTES,
   fits,
-  handshakeRooms,
   perChannel,
-  watchedLayout,
   type FixedHeaps,
 } from '../test/moddable/heap-esp32.js';
-import { hasGdb, type ChunkWatch } from '../test/moddable/chunk-watch.js';
 import { heapRun, heapSkipReason, type HeapRun } from '../test/moddable/heap-run.js';
 import { root } from '../test/moddable/mcsim.js';
+import { watchedRun } from './heap-watched.js';
 
 /** HEAP_CHANNELS=8,32 (the default): the channel counts; the fixed part and per channel need two. */
 const CHANNELS = (process.env.HEAP_CHANNELS ?? '8,32').split(',').map(Number);
@@ -58,7 +59,7 @@ if (why !== undefined) {
   console.log(`bench:heap: skipped: ${why}`);
   console.log(JSON.stringify({ skipped: why }));
 } else {
-  const runs: Array<HeapRun & { board: FixedHeaps; boardRun: string; esp32Chunks?: unknown }> = [];
+  const runs: Array<HeapRun & { board: FixedHeaps; boardRun: string; esp32Chunks: unknown; esp32Change: unknown }> = [];
   console.log(
     `ESP32 creation.static ${ESP32_STATIC_BYTES} B = stack ${ESP32_STACK_BYTES} B + slots and chunks ${ESP32_HEAP_BYTES} B`,
   );
@@ -87,44 +88,11 @@ if (why !== undefined) {
       `${n} channels on the ESP32's layout (slots ${board.slotBytes} B, chunks ${board.chunkBytes} B, stack ` +
         `${ESP32_STACK_BYTES} B): ${boardRun === 'no abort' ? `booted, both sessions open, ${WINDOW_MS / 1000} s, no abort` : `ABORTED: ${boardRun}`}`,
     );
-    // The board's layout with chunks at ESP32 sizes (gdb counts the live chunks), every connection dropped
-    // halfway: the need, its room, and what is free when each handshake starts.
-    let esp32Chunks: unknown;
-    if (hasGdb()) {
-      try {
-        const opts = { fixed: watchedLayout(board), watchChunks: true, drop: true };
-        const { chunks } = await heapRun(dir, n, WINDOW_MS, opts);
-        const room = board.chunkBytes - chunks!.maxEsp32Need;
-        const starts = handshakeRooms(chunks!.handshakes, board);
-        esp32Chunks = { ...chunks, roomBytes: room, handshakeRooms: starts };
-        console.log(
-          `${n} channels on the ESP32's layout, chunks at ESP32 sizes, every connection dropped halfway: need at most ` +
-            `${chunks!.maxEsp32Need} B of ${board.chunkBytes} B (${room >= 0 ? `room left ${room} B` : `OVER by ${-room} B`}; ` +
-            `${chunks!.collections} compacting collections, at most ${chunks!.maxChunks} live chunks, ${chunks!.maxSimLive} B live at 64-bit sizes)`,
-        );
-        starts.forEach((r, i) =>
-          console.log(
-            `  handshake ${i + 1} starts with chunks ${r.chunkBytes} B, slots ${r.slotBytes} B, stack ${r.stackBytes} B free: ` +
-              `${r.room ? '' : 'NOT '}the SDK's room (10 KB, 6 KB, 4 KB; ${(r.chunkBytes / 10240).toFixed(2)}x its chunks)`,
-          ),
-        );
-      } catch (e) {
-        const seen = (e as { chunks?: ChunkWatch }).chunks;
-        const why =
-          (e as Error).message.split('\n').find((l) => /allocation/.test(l)) ?? (e as Error).message.split('\n')[0];
-        esp32Chunks = { aborted: why, ...seen };
-        console.log(
-          `${n} channels on the ESP32's layout, chunks at ESP32 sizes, every connection dropped halfway: ABORTED (${why})` +
-            (seen
-              ? `; until then chunks needed at most ${seen.maxEsp32Need} B of ${board.chunkBytes} B, handshake starts ` +
-                handshakeRooms(seen.handshakes, board)
-                  .map((r) => `${r.chunkBytes}/${r.slotBytes}/${r.stackBytes} B free (chunks/slots/stack)`)
-                  .join(', ')
-              : ''),
-        );
-      }
-    } else console.log(`${n} channels, chunks at ESP32 sizes: skipped (gdb is not on PATH)`);
-    runs.push({ ...run, board, boardRun, esp32Chunks });
+    // The board's layout with chunks at ESP32 sizes (gdb counts the live chunks): every connection dropped
+    // halfway, then the service restarted with every channel changed (heap-watched.ts).
+    const esp32Chunks = await watchedRun(dir, n, WINDOW_MS, board, 'drop');
+    const esp32Change = await watchedRun(dir, n, WINDOW_MS, board, 'change');
+    runs.push({ ...run, board, boardRun, esp32Chunks, esp32Change });
   }
   const split = runs.length > 1 ? perChannel(runs[0]!, runs[runs.length - 1]!) : undefined;
   if (split !== undefined)

@@ -13,12 +13,12 @@
  * increments: XS aborts when one is exhausted). Needs MODDABLE, mcsim, xvfb-run
  * and openssl (`heapSkipReason`). Node only.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fixture, pki } from './heap-fixture.js';
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { startService } from '../../host-sim/service/index.js';
-import { generatePki, hasOpenssl } from '../../host-sim/tls/pki.js';
+import { startService, type RunningService } from '../../host-sim/service/index.js';
+import { hasOpenssl } from '../../host-sim/tls/pki.js';
 import { summarize, type FixedHeaps, type HeapSummary } from './heap-esp32.js';
 import { ChunkWatcher, type ChunkWatch } from './chunk-watch.js';
 import { buildFirmware, canSimulate, missingSdk, root, SimRun } from './mcsim.js';
@@ -32,49 +32,7 @@ export function heapSkipReason(): string | undefined {
   return undefined;
 }
 
-type Pki = { certPem: string; keyPem: string; caPem: string };
-
-/** The test CA and server certificate, made once and kept in `dir` (the CA is a resource in the image). */
-export function pki(dir: string): Pki {
-  const file = join(dir, 'pki.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Pki;
-  const made = generatePki({ ipAddresses: ['127.0.0.1'], days: 3650 });
-  const kept = { certPem: made.certPem, keyPem: made.keyPem, caPem: made.caPem };
-  writeFileSync(join(dir, 'ca.pem'), kept.caPem);
-  execFileSync('openssl', ['x509', '-in', join(dir, 'ca.pem'), '-outform', 'der', '-out', join(dir, 'dds-ca.der')]);
-  writeFileSync(file, JSON.stringify(kept));
-  return kept;
-}
-
-/** `n` analog inputs that report about once a second, as the service's fixture holds them. */
-export const analogChannels = (n: number): unknown[] =>
-  Array.from({ length: n }, (_, i) => ({
-    uid: `8b3c4d5e-2f30-4b6c-9d7e-${String(i + 1).padStart(12, '0')}`,
-    key: `a${i}`,
-    name: `Analog ${i}`,
-    type: 'analogInput',
-    pin: 32 + (i % 32),
-    scaleGain: 0.1,
-    scaleOffset: -40,
-    scanInterval: 1000,
-    aggregated: 'last',
-    aggregatedLast: 'last',
-    order: i + 1,
-    transmitEvents: [{ type: 'delta', minimalChange: 0.5 }],
-  }));
-
-/** The demo fixture with demo-001's product holding `n` analog inputs (`analogChannels`). */
-export function fixture(dir: string, n: number): string {
-  const demo = JSON.parse(readFileSync(join(root, 'host-sim', 'service', 'fixtures', 'demo.json'), 'utf8')) as {
-    products: Array<{ channels: unknown[]; buses: unknown[] }>;
-  };
-  const product = demo.products[0]!;
-  product.buses = [];
-  product.channels = analogChannels(n);
-  const file = join(dir, `fixture-${n}.json`);
-  writeFileSync(file, JSON.stringify(demo));
-  return file;
-}
+export { analogChannels, fixture, pki } from './heap-fixture.js';
 
 /**
  * The root manifest as the board builds it, in `dir`: its relative paths made absolute, the SDK's
@@ -150,7 +108,9 @@ export interface HeapRun extends HeapSummary {
 /**
  * Builds (in `dir`, incrementally) and runs the firmware with `channels` channels until every channel
  * reported and the hub is connected over wss, then `windowMs` more (with `drop`, the service drops
- * every connection halfway, so both reconnect at the steady heap); rejects if the firmware aborted
+ * every connection halfway, so both reconnect at the steady heap; with `change`, the service is restarted
+ * on its port halfway with every channel's configuration changed, so the firmware reconnects and applies a
+ * changed configuration beside the channels in use); rejects if the firmware aborted
  * (its log says why: "memory full" on a fixed heap), the hub is not connected at the end, or either
  * connection's handshake was not a full one.
  */
@@ -158,16 +118,28 @@ export async function heapRun(
   dir: string,
   channels: number,
   windowMs: number,
-  options: { fixed?: FixedHeaps; preload?: boolean; resume?: boolean; watchChunks?: boolean; drop?: boolean } = {},
+  options: {
+    fixed?: FixedHeaps;
+    preload?: boolean;
+    resume?: boolean;
+    watchChunks?: boolean;
+    drop?: boolean;
+    change?: boolean;
+  } = {},
 ): Promise<HeapRun> {
   mkdirSync(dir, { recursive: true });
   const tls = pki(dir);
-  const service = await startService({
-    fixture: fixture(dir, channels),
-    tls: { cert: tls.certPem + tls.caPem, key: tls.keyPem },
-  });
-  // Every handshake a full one (the worst case): the hub's at boot runs beside the HTTP connection's session.
-  service.connections.resumption = options.resume === true;
+  const serve = async (minimalChange?: number, port?: number): Promise<RunningService> => {
+    const started = await startService({
+      fixture: fixture(dir, channels, minimalChange),
+      tls: { cert: tls.certPem + tls.caPem, key: tls.keyPem },
+      ...(port === undefined ? {} : { port }),
+    });
+    // Every handshake a full one (the worst case): the hub's at boot runs beside the HTTP connection's session.
+    started.connections.resumption = options.resume === true;
+    return started;
+  };
+  let service = await serve();
   const sim = new SimRun(join(dir, 'prefs'));
   sim.xsbug.keepSamples = true;
   let watcher: ChunkWatcher | undefined;
@@ -207,7 +179,15 @@ export async function heapRun(
     ]).finally(() => clearInterval(poll));
     if (!booted) throw new Error(aborted());
     const bootSamples = sim.xsbug.samples.length;
-    if (options.drop === true) {
+    if (options.change === true) {
+      // Halfway, the service back on its port with every channel changed: the firmware reconnects and applies it.
+      await sim.runFor(windowMs / 2);
+      await service.close();
+      service = await serve(0.25, service.port);
+      await sim.runFor(windowMs / 2);
+      if (sim.xsbug.lines.filter((l) => l.includes('channels configured')).length < 2)
+        throw new Error('the changed configuration was not applied');
+    } else if (options.drop === true) {
       // Halfway, every connection dropped: both reconnect at the steady heap, one handshake beside the other's session.
       await sim.runFor(windowMs / 2);
       service.connections.dropAll();
