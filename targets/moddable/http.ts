@@ -61,7 +61,6 @@ interface Req {
 }
 
 const ignore = (): void => undefined;
-const EMPTY = new Uint8Array(0);
 
 // A promise's resolve and reject, taken by a function made once (preloaded, in flash): a function made while a
 // request is made would copy its code into the heap's chunks (XS copies a closure's byte code when it is made at
@@ -83,6 +82,8 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
   let idle: TimerHandle | undefined;
   // Ends the connection's TLS turn, if it holds or waits for one.
   let turn = ignore;
+  // No bytes (made here, not at the module's top level: a preloaded module's objects are read-only in flash).
+  const EMPTY = new Uint8Array(0);
   // Requests not yet answered, in the order they came; `cur`, the first once it started, is in flight. Its
   // URL's parts, its bytes (made as it starts: a waiting request holds only what it was given), how many
   // were sent, its answer's bytes so far, and whether it was sent again.

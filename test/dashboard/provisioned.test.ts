@@ -39,7 +39,7 @@ describe('dashboard: reported since provisioned (Chromium)', function () {
       await page.waitForFunction(() =>
         (globalThis as unknown as Win).document
           .querySelector('tr[data-device="demo-001"] .provisioned')
-          ?.textContent?.includes('reported since'),
+          ?.textContent?.endsWith(', reported since'),
       );
       assert.match(await cell('demo-001').innerText(), /^2 min ago, reported since$/);
       assert.equal(await cell('demo-001').getAttribute('title'), earlier);
