@@ -69,7 +69,7 @@ export class ConfigFollower {
     try {
       const text = c.store.get(storeKey);
       if (text !== undefined) {
-        this.#use(hashText(text), parseChannelList(JSON.parse(text) as unknown));
+        this.#use(hashText(text), parseChannelList(JSON.parse(text) as unknown, true));
         info(c.logger, 'starting from the cached configuration');
       }
     } catch (e) {
@@ -126,17 +126,19 @@ export class ConfigFollower {
   /** Applies a `channels/list` answer's text read (a changed one is parsed and cached); false when stopped meanwhile. */
   #take(text: string): boolean {
     const hash = hashText(text);
-    const config = hash === this.#hash ? undefined : parseChannelList(readJson(text, Paths.channelsList));
+    const config = hash === this.#hash ? undefined : parseChannelList(readJson(text, Paths.channelsList), true);
     this.#failures = 0;
     this.#refused = false;
     if (!this.#running) return false;
     if (config) {
+      this.#use(hash, config);
+      // Cached once applied: the channels it replaced are garbage by then, so a board's heap never holds them
+      // beside the text and its copy for the flash.
       try {
         this.#c.store.set(storeKey, text);
       } catch (e) {
         logFailure(this.#c.logger, 'warn', 'config: not cached', e);
       }
-      this.#use(hash, config);
     }
     return true;
   }

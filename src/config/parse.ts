@@ -38,13 +38,17 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 /**
  * The whole `channels/list` body. Throws `wire.invalid` only when the body itself
  * is not `{ buses?, channels }`; bad buses and channels are rejected one by one.
+ * With `own` the body is given up (a parse made for this call): each entry leaves
+ * its array as it is read, so the body and the configuration made of it are never
+ * both whole (on a board, 32 channels' worth of slots at a configuration change).
  */
-export function parseChannelList(body: unknown): ChannelConfig {
+export function parseChannelList(body: unknown, own = false): ChannelConfig {
   const o = obj(body, 'channels/list');
   const rejected: RejectedChannel[] = [];
   /** The entries that `parse` accepts; each one it refuses is added to `rejected`. */
   const each = <T>(field: string, list: readonly unknown[], parse: Rule<T>): T[] =>
     list.flatMap((raw, i) => {
+      if (own) (list as unknown[])[i] = undefined;
       try {
         return [parse(raw, `${field}[${i}]`)];
       } catch (e) {

@@ -23,8 +23,11 @@ interface Entry extends Omit<OutboxBatch, 'json'> {
 
 export class Outbox {
   readonly #index: Entry[] = [];
-  /** Per ring slot: whether it holds an entry (or one that could not be removed). */
-  readonly #taken: boolean[];
+  /**
+   * Per ring slot: 1 when it holds an entry (or one that could not be removed). Bytes, not an array of
+   * booleans: 256 slots take 256 B, where an array's items took 4 KB of a board's chunk heap for good.
+   */
+  readonly #taken: Uint8Array;
   readonly #store: KeyValueStore;
   readonly #logger: Logger;
   /** The write-behind timer (one, re-armed: `persist` when it fires), and whether it is armed. */
@@ -49,7 +52,7 @@ export class Outbox {
     this.#store = store;
     this.#logger = logger;
     this.#timer = clock.timer(() => this.persist());
-    this.#taken = new Array<boolean>(Math.floor(slots)).fill(false);
+    this.#taken = new Uint8Array(Math.floor(slots));
     this.#load();
   }
 
@@ -124,14 +127,14 @@ export class Outbox {
     this.#cancelTimer();
     for (const entry of this.#index) {
       if (entry.json === undefined) continue;
-      const slot = this.#taken.indexOf(false);
+      const slot = this.#taken.indexOf(0);
       if (slot < 0) return this.#trouble('outbox: store full, RAM only');
       try {
         this.#store.set(this.#key(slot), encodeEntry(entry.seq, entry.lane, entry.count, entry.json));
       } catch (e) {
         return this.#trouble('outbox: store write failed, RAM only', toAgentError(e).message);
       }
-      this.#taken[slot] = true;
+      this.#taken[slot] = 1;
       entry.slot = slot;
       entry.json = undefined;
     }
@@ -140,7 +143,9 @@ export class Outbox {
 
   /** Ring slots in use now. */
   get persisted(): number {
-    return this.#taken.filter(Boolean).length;
+    let n = 0;
+    for (let i = 0; i < this.#taken.length; i++) n += this.#taken[i]!;
+    return n;
   }
 
   /** The write-behind delay: the base while the ring is at most half used, then doubling per eighth. */
@@ -208,7 +213,7 @@ export class Outbox {
       taken = true;
       if (logged) logFailure(this.#logger, 'warn', 'outbox: store delete failed', e, { slot });
     }
-    if (slot < this.#taken.length) this.#taken[slot] = taken;
+    if (slot < this.#taken.length) this.#taken[slot] = taken ? 1 : 0;
   }
 
   /** A slot's batch; undefined when it vanished or is damaged (then counted, removed, logged once per boot). */
@@ -237,7 +242,7 @@ export class Outbox {
       if (!(slot < 1000) || key !== this.#key(slot)) continue;
       const batch = this.#read(slot);
       if (batch === undefined) continue;
-      if (slot < this.#taken.length) this.#taken[slot] = true;
+      if (slot < this.#taken.length) this.#taken[slot] = 1;
       const bytes = byteLength(batch.json);
       this.#index.push({ ...batch, bytes, json: undefined, slot });
       this.#tally(batch.count, bytes);

@@ -31,24 +31,9 @@ import { boardIo } from './io.js';
 import { traceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
 import { secureOptions } from './secure.js';
-import { preferenceStore, type PreferenceApi } from './store.js';
+import { preferenceStore } from './store.js';
 import { syncTime } from './time.js';
 import { moddableWebSockets } from './websocket.js';
-
-/**
- * `preference` with values stored as blobs: NVS strings stop near 4000 bytes,
- * and the cached channel configuration alone is larger (5 KB for the demo).
- */
-const blobPreference: PreferenceApi = {
-  set: (domain, key, value) => Preference.set(domain, key, ArrayBuffer.fromString(value)),
-  get(domain, key) {
-    const value = Preference.get(domain, key);
-    return value instanceof ArrayBuffer ? String.fromArrayBuffer(value) : value;
-  },
-  // Native statics: they take no `this`.
-  delete: Preference.delete,
-  keys: Preference.keys,
-};
 
 /** Boots the firmware with the features its root links (main.ts, main-pins.ts, main-ota.ts). */
 export function boot(features?: LinkedFeatures): void {
@@ -83,7 +68,7 @@ export function run(
   const { serviceUrl: baseUrl, token } = board;
   const logger = new RedactingLogger(traceLogger(board.logLevel));
   // The agent's records (configuration cache, outbox) in NVS domain `agent`.
-  const store = preferenceStore(blobPreference);
+  const store = preferenceStore(Preference);
   // The `secure` dictionary of every SecureSocket (secure.ts); a linked feature's own settings.
   let secure: Record<string, unknown>;
   let transport: HttpTransport;

@@ -9,6 +9,40 @@ import Timer from 'timer';
 import type { Clock, ReusableTimer, TimerHandle } from '../../src/ports.js';
 import { TickUnwrapper } from './ticks.js';
 
+/**
+ * Functions made while the firmware runs are made of nothing: XS copies the byte code of a function that
+ * preloaded code makes at run time into the chunk heap, for as long as it lives (15 KB of a board's chunks were
+ * such copies). So the timers' callbacks are bound module functions, and a reusable timer is a class instance.
+ */
+function call(callback: () => void): void {
+  callback();
+}
+
+/** The SDK timer's callback: unscheduled, so that it fires once per arming (see `timer` below). */
+function fire(timer: SdkTimer): void {
+  Timer.schedule(timer.t);
+  timer.callback();
+}
+
+class SdkTimer implements ReusableTimer {
+  readonly t: Timer;
+  readonly callback: () => void;
+
+  constructor(callback: () => void) {
+    this.callback = callback;
+    this.t = Timer.repeat(fire.bind(undefined, this), 1);
+    Timer.schedule(this.t);
+  }
+
+  schedule(delayMs: number): void {
+    Timer.schedule(this.t, (delayMs = Math.max(1, delayMs)), delayMs);
+  }
+
+  unschedule(): void {
+    Timer.schedule(this.t);
+  }
+}
+
 export class ModdableClock implements Clock {
   readonly #ticks = new TickUnwrapper(Time.ticks);
 
@@ -26,7 +60,7 @@ export class ModdableClock implements Clock {
    * The callback is called without the timer the SDK passes.
    */
   setTimer(callback: () => void, delayMs: number): TimerHandle {
-    return Timer.set(() => callback(), Math.max(0, delayMs)) as TimerHandle;
+    return Timer.set(call.bind(undefined, callback), Math.max(0, delayMs)) as TimerHandle;
   }
 
   clearTimer(handle: TimerHandle | undefined): void {
@@ -41,15 +75,7 @@ export class ModdableClock implements Clock {
    * unequal ones re-armed inside the callback would fire twice. Allocates nothing.
    */
   timer(callback: () => void): ReusableTimer {
-    const t = Timer.repeat(() => {
-      Timer.schedule(t);
-      callback();
-    }, 1);
-    Timer.schedule(t);
-    return {
-      schedule: (delayMs) => Timer.schedule(t, (delayMs = Math.max(1, delayMs)), delayMs),
-      unschedule: () => Timer.schedule(t),
-    };
+    return new SdkTimer(callback);
   }
 
   /** Sets the board's wall clock (Unix milliseconds), e.g. from SNTP or a `Date` header. */

@@ -3,8 +3,9 @@
  *
  * ESP32 NVS limits keys (and domains) to 15 characters, string values to
  * about 4000 bytes, a blob to 97.6% of the partition less 4000 B (19,986 B of
- * the default 24 KiB) and all values together to the partition; boot.ts stores
- * values as blobs (ArrayBuffer) to pass the string limit. A value of up to
+ * the default 24 KiB) and all values together to the partition; entries are
+ * written as UTF-8 blobs (ArrayBuffer) to pass the string limit, and of one
+ * read only what is needed is decoded (a string value is read too). A value of up to
  * 12,000 B is taken: the configuration of 32 channels (8.7 KB) is cached, with
  * room left in the partition for the outbox (docs/moddable.md, "Storage").
  * The core's keys are longer, so each is stored under a short hashed slot
@@ -17,15 +18,45 @@ import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
 import { exceedsBytes, utf8Length } from '../../src/utf8.js';
 
-/** What this store needs of `preference` (its typing from @moddable/typings fits). */
+/** What this store needs of `preference` (the module itself: its typing from @moddable/typings fits). */
 export interface PreferenceApi {
-  set(domain: string, key: string, value: string): void;
+  set(domain: string, key: string, value: ArrayBuffer | string): void;
   get(domain: string, key: string): unknown;
   delete(domain: string, key: string): void;
   keys(domain: string): string[];
 }
 
 const SEPARATOR = '\n';
+
+/** Writes `text` into `bytes` from `at` as UTF-8 (a lone surrogate as 3 bytes, as `utf8Length` counts it); the end. */
+function writeUtf8(bytes: Uint8Array, at: number, text: string): number {
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    // Continuation bytes after the lead: 0 to 3.
+    const n = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
+    bytes[at++] = n === 0 ? c : ((0xf0 << (3 - n)) & 0xf0) | (c >> (6 * n));
+    for (let shift = 6 * (n - 1); shift >= 0; shift -= 6) bytes[at++] = 0x80 | ((c >> shift) & 0x3f);
+  }
+  return at;
+}
+
+/**
+ * An entry (`<key>\n<value>`) as a UTF-8 blob, the value written straight into it: no joined string is made
+ * beside the value and its bytes (a board caching 32 channels' configuration holds two copies of it, not three).
+ */
+export function entryBlob(key: string, value: string): ArrayBuffer {
+  const bytes = new Uint8Array(utf8Length(key) + 1 + utf8Length(value));
+  writeUtf8(bytes, writeUtf8(bytes, 0, key + SEPARATOR), value);
+  return bytes.buffer;
+}
+
+/** The text of `raw` (a blob of UTF-8, or a string) from `from` to `to` (XS's `fromArrayBuffer` takes both). */
+const part = (raw: string | ArrayBuffer, from: number, to: number): string =>
+  typeof raw === 'string'
+    ? raw.slice(from, to)
+    : (
+        String as unknown as { fromArrayBuffer(b: ArrayBuffer, offset: number, length: number): string }
+      ).fromArrayBuffer(raw, from, to - from);
 
 const MAX_PROBES = 16;
 
@@ -49,36 +80,44 @@ export function preferenceStore(
   maxValueBytes = 12000,
   hash = fnv1a36,
 ): KeyValueStore {
-  const read = (slot: string): [string, string] | undefined => {
+  /**
+   * A slot's entry: its key, and its value with `whole` ('' without: finding a key decodes no value, so a
+   * configuration cached again never has the old one decoded beside the new).
+   */
+  const read = (slot: string, whole?: boolean): [string, string] | undefined => {
     const raw = preference.get(domain, slot);
-    if (typeof raw !== 'string') return undefined;
-    const at = raw.indexOf(SEPARATOR);
-    return at < 0 ? undefined : [raw.slice(0, at), raw.slice(at + 1)];
+    if (typeof raw !== 'string' && !(raw instanceof ArrayBuffer)) return undefined;
+    const at = typeof raw === 'string' ? raw.indexOf(SEPARATOR) : new Uint8Array(raw).indexOf(10);
+    const end = typeof raw === 'string' ? raw.length : raw.byteLength;
+    return at < 0 ? undefined : [part(raw, 0, at), whole ? part(raw, at + 1, end) : ''];
   };
 
   /**
    * The chain of `key`: the slot holding it and its entry, or the chain's first
    * free slot and no entry; with the chain's base name and the slot's index.
    */
-  const find = (key: string): [slot: string, entry: [string, string] | undefined, base: string, index: number] => {
+  const find = (
+    key: string,
+    whole?: boolean,
+  ): [slot: string, entry: [string, string] | undefined, base: string, index: number] => {
     const base = hash(key);
     for (let index = 0; index < MAX_PROBES; index++) {
       const slot = slotName(base, index);
-      const entry = read(slot);
+      const entry = read(slot, whole);
       if (entry === undefined || entry[0] === key) return [slot, entry, base, index];
     }
     throw new AgentError('overflow', `store: no free slot for ${key}`);
   };
 
   return {
-    get: (key) => find(key)[1]?.[1],
+    get: (key) => find(key, true)[1]?.[1],
 
     set(key, value) {
       // Measured before the record is made: a value refused is never copied.
       if (exceedsBytes(value, maxValueBytes - utf8Length(key + SEPARATOR))) {
         throw new AgentError('too-large', `store: ${key} over ${maxValueBytes} B`);
       }
-      preference.set(domain, find(key)[0], key + SEPARATOR + value);
+      preference.set(domain, find(key)[0], entryBlob(key, value));
     },
 
     delete(key) {
@@ -90,7 +129,7 @@ export function preferenceStore(
       const lastSlot = slotName(base, last);
       if (last > index) {
         const moved = preference.get(domain, lastSlot);
-        if (typeof moved === 'string') preference.set(domain, slot, moved);
+        if (typeof moved === 'string' || moved instanceof ArrayBuffer) preference.set(domain, slot, moved);
       }
       preference.delete(domain, lastSlot);
     },

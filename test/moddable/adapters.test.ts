@@ -22,10 +22,16 @@ function code(fn: () => unknown): string {
   return 'no error';
 }
 
-/** `preference` with the ESP32 NVS rules: names of at most 15 characters, string values. */
+// XS's `String.fromArrayBuffer(buffer, offset, length)` (UTF-8), which the store decodes its blobs with.
+(
+  String as unknown as { fromArrayBuffer?: (b: ArrayBuffer, offset?: number, length?: number) => string }
+).fromArrayBuffer ??= (b, offset = 0, length = b.byteLength - offset) =>
+  Buffer.from(b, offset, length).toString('utf8');
+
+/** `preference` with the ESP32 NVS rules: names of at most 15 characters; values kept as given (blobs, strings). */
 class FakePreference implements PreferenceApi {
-  readonly data = new Map<string, string>();
-  set(domain: string, key: string, value: string): void {
+  readonly data = new Map<string, ArrayBuffer | string>();
+  set(domain: string, key: string, value: ArrayBuffer | string): void {
     assert.ok(domain.length <= 15 && key.length <= 15, `NVS name too long: ${domain}/${key}`);
     this.data.set(`${domain}/${key}`, value);
   }
@@ -295,6 +301,24 @@ describe('moddable target', () => {
         'too-large',
       );
       assert.equal(store.get('agent/channels'), text, 'a refused value leaves the cached one');
+    });
+
+    it('writes each entry as one UTF-8 blob (key, newline, value), and reads a string one as well', () => {
+      const prefs = new FakePreference();
+      const store = preferenceStore(prefs, 'agent', 12000, () => 'slot');
+      const value = 'a é € 𝄞 z'; // 1, 2, 3 and 4 bytes a character
+      store.set('k/é', value);
+      const blob = prefs.data.get('agent/slot');
+      assert.ok(blob instanceof ArrayBuffer);
+      assert.deepEqual(Buffer.from(blob), Buffer.from(`k/é\n${value}`, 'utf8'));
+      assert.equal(store.get('k/é'), value);
+      assert.deepEqual(store.keys('k/'), ['k/é']);
+      // An entry stored as an NVS string (not a blob) is read the same.
+      prefs.data.set('agent/slot', `k/é\nold`);
+      assert.equal(store.get('k/é'), 'old');
+      store.set('k/é', 'new');
+      assert.equal(prefs.data.size, 1, 'written over in its slot');
+      assert.equal(store.get('k/é'), 'new');
     });
 
     it('refuses a value over the NVS limit with too-large, storing nothing', () => {

@@ -24,7 +24,23 @@ export interface ChunkWatch {
    * pointers (arrays, saved stacks, Map and Set tables), plus the chunk asked for at its ESP32 size at most.
    */
   maxEsp32Need: number;
-  atPeak: { chunks: number; simLive: number; halved: number; request: number } | null;
+  /**
+   * At the largest need: live chunks, the chunk asked for, the built-ins under it (`where`, innermost first), live
+   * slots, bytes by the kind of slot holding each chunk (CODE: byte code copied for a function made at run time)
+   * and the largest chunks (64-bit sizes).
+   */
+  atPeak: {
+    chunks: number;
+    simLive: number;
+    halved: number;
+    request: number;
+    where?: string[];
+    liveSlots?: number;
+    byKind?: Record<string, number>;
+    largest?: Array<[number, string]>;
+  } | null;
+  /** Where XS aborted (fxAbort), if it did: the built-ins under it and the live and total slots. */
+  abort?: { where: string[]; liveSlots: number; heapSlots: number };
   /**
    * One entry per socket connected (every socket of these runs is a TLS connection whose handshake starts),
    * after a compacting collection forced there: live chunks (count, bytes at 64-bit sizes), live and

@@ -18,7 +18,11 @@
 # when the socket is made: that runs inside the callback of the connection
 # dropped before it (tls-turn), and collecting there frees the socket whose
 # callback runs (the lin module then crashes). A socket already closed is
-# skipped: nothing keeps its object then.
+# skipped: nothing keeps its object then. At each new peak it also keeps what the
+# chunk heap held by kind (the kind of the live slot that points at each chunk:
+# STRING, CODE for a function's byte code copied at run time, ...), the largest
+# chunks, the live slots and the built-in that asked (`where`, from gdb's
+# backtrace); at an abort (fxAbort), where and the slots.
 import gdb, json, os, struct
 
 out = os.environ['ESP32_CHUNKS_OUT']
@@ -43,6 +47,11 @@ HALVED = set(int(gdb.parse_and_eval(k)) for k in (
     'XS_ARRAY_KIND', 'XS_STACK_KIND', 'XS_MAP_KIND', 'XS_SET_KIND', 'XS_WEAK_MAP_KIND', 'XS_WEAK_SET_KIND',
     'XS_GLOBAL_KIND'))
 
+# Kind numbers by name (xsAll.h), for the peak's breakdown.
+KINDS = {}
+for k in ('STRING', 'ARRAY_BUFFER', 'ARRAY', 'STACK', 'CODE', 'MAP', 'SET', 'HOST', 'BIGINT', 'REGEXP', 'KEY', 'GLOBAL'):
+    KINDS[int(gdb.parse_and_eval('XS_%s_KIND' % k))] = k
+
 def walk():
     the = gdb.parse_and_eval('the')
     block = the['firstBlock']
@@ -66,19 +75,42 @@ def walk():
     # Live slots pointing at a chunk of slots or pointers (freed slots are of kind undefined after the sweep).
     halved = 0
     seen = set()
+    kinds = {}
     heap = the['firstHeap']
     while int(heap) != 0:
         first = int(heap) + SLOT
         end = int(heap['value']['reference'])
         memory = bytes(inferior.read_memory(first, end - first))
         for at in range(0, len(memory), SLOT):
-            if struct.unpack_from('<b', memory, at + KIND_AT)[0] in HALVED:
-                address = struct.unpack_from('<Q', memory, at + ADDRESS_AT)[0]
+            kind = struct.unpack_from('<b', memory, at + KIND_AT)[0]
+            address = struct.unpack_from('<Q', memory, at + ADDRESS_AT)[0]
+            if address in sizes:
+                kinds[address] = kind
+            if kind in HALVED:
                 if address in sizes and address not in seen:
                     seen.add(address)
                     halved += (sizes[address] - CHUNK_HEADER) // 2
         heap = heap['next']
-    return count, total, halved
+    return count, total, halved, sizes, kinds
+
+def breakdown(sizes, kinds):
+    # Bytes by the kind of slot that holds each chunk ('other': held from the stack or a kind not named).
+    named = [(size, KINDS.get(kinds.get(a), 'other')) for a, size in sizes.items()]
+    by_kind = {}
+    for size, kind in named:
+        by_kind[kind] = by_kind.get(kind, 0) + size
+    return by_kind, sorted(named, key=lambda e: -e[0])[:8]
+
+def where():
+    # The built-ins and host functions under the collection, innermost first (fx_..., xs_...).
+    names = []
+    frame = gdb.newest_frame()
+    while frame is not None and len(names) < 4:
+        name = frame.name()
+        if name and name.startswith(('fx_', 'xs_')) and name not in names:
+            names.append(name)
+        frame = frame.older()
+    return names
 
 def asked():
     frame = gdb.newest_frame()
@@ -92,7 +124,7 @@ def asked():
 
 class AfterSweep(gdb.Breakpoint):
     def stop(self):
-        count, total, halved = walk()
+        count, total, halved, sizes, kinds = walk()
         request = asked()
         need = total - 8 * count - halved + max(request - 8, 0)
         if starting:
@@ -105,7 +137,10 @@ class AfterSweep(gdb.Breakpoint):
         state['maxSimLive'] = max(state['maxSimLive'], total)
         if need > state['maxEsp32Need']:
             state['maxEsp32Need'] = need
-            state['atPeak'] = {'chunks': count, 'simLive': total, 'halved': halved, 'request': request}
+            by_kind, largest = breakdown(sizes, kinds)
+            state['atPeak'] = {'chunks': count, 'simLive': total, 'halved': halved, 'request': request, 'where': where(),
+                               'liveSlots': int(gdb.parse_and_eval('the')['currentHeapCount']), 'byKind': by_kind,
+                               'largest': largest}
         save()
         return False
 
@@ -132,7 +167,15 @@ class Connected(gdb.Breakpoint):
         save()
         return False
 
+class Aborted(gdb.Breakpoint):
+    def stop(self):
+        the = gdb.parse_and_eval('the')
+        state['abort'] = {'where': where(), 'liveSlots': int(the['currentHeapCount']), 'heapSlots': int(the['maximumHeapCount'])}
+        save()
+        return False
+
 AfterSweep(sweep_end())
+Aborted('fxAbort')
 Connected('socketConnected')
 save()
 print('esp32-chunks: watching', flush=True)

@@ -148,6 +148,21 @@ describe('agent: the configuration follows the service', () => {
     w.agent.stop();
   });
 
+  it('caches a changed configuration once it runs (the channels it replaced are gone by then)', async () => {
+    const w = world({ channels: [door], agent: { configRefreshMs: 0 } });
+    const running: string[][] = [];
+    const set = w.store.set.bind(w.store);
+    w.store.set = (key, value) => {
+      if (key === 'agent/channels') running.push(w.agent.channelKeys.sort());
+      set(key, value);
+    };
+    await w.agent.start();
+    w.http.channels = list(temp);
+    await w.agent.reloadConfig();
+    assert.deepEqual(running, [['door'], ['temp']], 'each cached with its own channels running, the old stopped');
+    w.agent.stop();
+  });
+
   it('re-reads the configuration when the hub reconnects', async () => {
     const w = world({ channels: [door], agent: { configRefreshMs: 0 } });
     await w.agent.start();

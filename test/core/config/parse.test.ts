@@ -300,6 +300,35 @@ describe('config/parse', () => {
     );
   });
 
+  it('given the body (own), reads the same and leaves none of its entries behind; else leaves the body alone', () => {
+    const body = () => ({
+      buses: [buses[0]],
+      channels: [
+        { uid: 'a', key: 'a', type: 'analogInput', pin: 1, transmitEvents: [{ type: 'delta', minimalChange: 1 }] },
+        { uid: 'x', key: 'x', type: 'digitalInput' },
+        {
+          uid: 'm',
+          key: 'm',
+          type: 'modbus',
+          bus: 'rs485',
+          deviceAddress: 1,
+          registerType: 'holdingRegister',
+          registerAddress: 0,
+          dataType: 'uint16',
+        },
+      ],
+    });
+    const kept = body();
+    const given = body();
+    const read = parseChannelList(kept);
+    assert.deepEqual(kept, body(), 'not own: the body as it was');
+    assert.deepEqual(parseChannelList(given, true), read, 'own: the same configuration, the rejected one included');
+    assert.equal(read.channels.length, 2);
+    assert.equal(read.rejected.length, 1);
+    assert.deepEqual(given.channels, [undefined, undefined, undefined], 'each entry left its array as it was read');
+    assert.deepEqual(given.buses, [undefined]);
+  });
+
   it('throws wire.invalid when the body is not a channel list', () => {
     assert.throws(() => parseChannelList([]), 'wire.invalid');
     assert.throws(() => parseChannelList({ buses: [] }), 'wire.invalid');
