@@ -16,6 +16,21 @@ const what = {
   change: 'the service restarted halfway with every channel changed',
 } as const;
 
+/** What the chunk heap held at the largest need: the built-in that asked, and bytes by kind (64-bit sizes). */
+function atPeak(watch: ChunkWatch): string {
+  const peak = watch.atPeak;
+  if (!peak) return 'no peak seen';
+  const kinds = Object.entries(peak.byKind ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([kind, bytes]) => `${kind} ${bytes}`)
+    .join(', ');
+  return (
+    `at the peak: a chunk of ${peak.request} B asked in ${peak.where?.join(' < ') || 'the VM'}, ${peak.liveSlots} live ` +
+    `slots; chunks by kind (64-bit B): ${kinds} (CODE: byte code of functions made at run time)`
+  );
+}
+
 export async function watchedRun(
   dir: string,
   n: number,
@@ -38,6 +53,7 @@ export async function watchedRun(
         `(${room >= 0 ? `room left ${room} B` : `OVER by ${-room} B`}; ${chunks!.collections} compacting collections, ` +
         `at most ${chunks!.maxChunks} live chunks, ${chunks!.maxSimLive} B live at 64-bit sizes)`,
     );
+    console.log(`  ${atPeak(chunks!)}`);
     starts.forEach((r, i) =>
       console.log(
         `  handshake ${i + 1} starts with chunks ${r.chunkBytes} B, slots ${r.slotBytes} B, stack ${r.stackBytes} B free: ` +
@@ -55,7 +71,11 @@ export async function watchedRun(
           ? `; until then chunks needed at most ${seen.maxEsp32Need} B of ${board.chunkBytes} B, handshake starts ` +
             handshakeRooms(seen.handshakes, board)
               .map((r) => `${r.chunkBytes}/${r.slotBytes}/${r.stackBytes} B free (chunks/slots/stack)`)
-              .join(', ')
+              .join(', ') +
+            `; ${atPeak(seen)}` +
+            (seen.abort
+              ? `; the abort in ${seen.abort.where.join(' < ') || 'the VM'}, ${seen.abort.liveSlots} live slots`
+              : '')
           : ''),
     );
     return { aborted: why, ...seen };
