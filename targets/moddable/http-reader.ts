@@ -38,11 +38,9 @@ const bad = (what: string, text: string): AgentError =>
 
 /** The text of `b` from `from` to `to` (UTF-8), decoded in place (XS's `fromArrayBuffer` takes an offset and a length). */
 export const text = (b: Uint8Array, from: number, to: number): string =>
-  (String.fromArrayBuffer as (buffer: ArrayBufferLike, offset: number, length: number) => string)(
-    b.buffer,
-    b.byteOffset + from,
-    to - from,
-  );
+  (
+    String as unknown as { fromArrayBuffer(b: ArrayBufferLike, offset: number, length: number): string }
+  ).fromArrayBuffer(b.buffer, b.byteOffset + from, to - from);
 
 /** Where the next CR LF in `b` starts, from `at`; -1 when none has arrived. */
 function eol(b: Uint8Array, at: number): number {

@@ -4,8 +4,9 @@
  * ESP32 NVS limits keys (and domains) to 15 characters, string values to
  * about 4000 bytes, a blob to 97.6% of the partition less 4000 B (19,986 B of
  * the default 24 KiB) and all values together to the partition; entries are
- * written as UTF-8 blobs (ArrayBuffer) to pass the string limit, and of one
- * read only what is needed is decoded (a string value is read too). A value of up to
+ * written as UTF-8 blobs (ArrayBuffer, as every version since blobs came has
+ * written them) to pass the string limit, and of one read only what is needed is
+ * decoded. A value of up to
  * 12,000 B is taken: the configuration of 32 channels (8.7 KB) is cached, with
  * room left in the partition for the outbox (docs/moddable.md, "Storage").
  * The core's keys are longer, so each is stored under a short hashed slot
@@ -17,10 +18,11 @@ import { hashText } from '../../src/agent/channel-set.js';
 import { AgentError } from '../../src/errors.js';
 import type { KeyValueStore } from '../../src/ports.js';
 import { exceedsBytes, utf8Length } from '../../src/utf8.js';
+import { text } from './http-reader.js';
 
 /** What this store needs of `preference` (the module itself: its typing from @moddable/typings fits). */
 export interface PreferenceApi {
-  set(domain: string, key: string, value: ArrayBuffer | string): void;
+  set(domain: string, key: string, value: ArrayBuffer): void;
   get(domain: string, key: string): unknown;
   delete(domain: string, key: string): void;
   keys(domain: string): string[];
@@ -50,14 +52,6 @@ export function entryBlob(key: string, value: string): ArrayBuffer {
   return bytes.buffer;
 }
 
-/** The text of `raw` (a blob of UTF-8, or a string) from `from` to `to` (XS's `fromArrayBuffer` takes both). */
-const part = (raw: string | ArrayBuffer, from: number, to: number): string =>
-  typeof raw === 'string'
-    ? raw.slice(from, to)
-    : (
-        String as unknown as { fromArrayBuffer(b: ArrayBuffer, offset: number, length: number): string }
-      ).fromArrayBuffer(raw, from, to - from);
-
 const MAX_PROBES = 16;
 
 /** FNV-1a, 32 bits, in base 36 (at most 7 characters): the high bits of the core's `hashText`. */
@@ -86,10 +80,10 @@ export function preferenceStore(
    */
   const read = (slot: string, whole?: boolean): [string, string] | undefined => {
     const raw = preference.get(domain, slot);
-    if (typeof raw !== 'string' && !(raw instanceof ArrayBuffer)) return undefined;
-    const at = typeof raw === 'string' ? raw.indexOf(SEPARATOR) : new Uint8Array(raw).indexOf(10);
-    const end = typeof raw === 'string' ? raw.length : raw.byteLength;
-    return at < 0 ? undefined : [part(raw, 0, at), whole ? part(raw, at + 1, end) : ''];
+    if (!(raw instanceof ArrayBuffer)) return undefined;
+    const bytes = new Uint8Array(raw);
+    const at = bytes.indexOf(10);
+    return at < 0 ? undefined : [text(bytes, 0, at), whole ? text(bytes, at + 1, bytes.length) : ''];
   };
 
   /**
@@ -129,7 +123,7 @@ export function preferenceStore(
       const lastSlot = slotName(base, last);
       if (last > index) {
         const moved = preference.get(domain, lastSlot);
-        if (typeof moved === 'string' || moved instanceof ArrayBuffer) preference.set(domain, slot, moved);
+        if (moved instanceof ArrayBuffer) preference.set(domain, slot, moved);
       }
       preference.delete(domain, lastSlot);
     },
