@@ -185,8 +185,9 @@ export class Sender {
   }
 
   #post(lane: Lane, json: string): Promise<void> {
-    const [path, field] = lane === 's' ? [Paths.statesWrite, 'states'] : [Paths.measurementsWrite, 'measurements'];
-    return this.#client.post(path, `${this.#client.devicePrefix()}"${field}":${json}}`);
+    const states = lane === 's';
+    const body = `${this.#client.devicePrefix()}"${states ? 'states' : 'measurements'}":${json}}`;
+    return this.#client.post(states ? Paths.statesWrite : Paths.measurementsWrite, body);
   }
 
   /** `count` records were accepted: the service is reachable and takes the token. */
