@@ -134,3 +134,6 @@ export const warn = logAt('warn');
 
 /** `logger.log('info', …)`. */
 export const info = logAt('info');
+
+/** `logger.log('error', …)`. */
+export const error = logAt('error');

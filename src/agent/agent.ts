@@ -31,7 +31,7 @@ export class Agent extends AgentCore implements DesiredStateSink {
     return Object.assign(stats, {
       queued: outbox.records,
       queuedBytes: outbox.bytes,
-      held: reporter.heldCount,
+      held: reporter.held.length,
       dropped: outbox.dropped + reporter.droppedHeld + stats.lostToStore,
     });
   }

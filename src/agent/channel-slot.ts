@@ -54,9 +54,8 @@ function writeKindOf(channel: Channel): WriteKind {
   if ('readOnly' in channel && channel.readOnly) return 'none';
   if (type === 'custom')
     return channel.customType === 'decimal' ? 'number' : channel.customType === 'number' ? 'integer' : 'boolean';
-  const bits = type === 'modbus' && (channel.registerType === 'coil' || channel.dataType === 'bool');
-  if (bits || type === 'digitalOutput') return 'boolean';
-  return type === 'modbus' || type === 'analogOutput' || type === 'can' ? 'number' : 'none';
+  if (type === 'modbus') return channel.registerType === 'coil' || channel.dataType === 'bool' ? 'boolean' : 'number';
+  return type === 'digitalOutput' ? 'boolean' : type === 'analogOutput' || type === 'can' ? 'number' : 'none';
 }
 
 /** The desired value in the channel's kind (booleans also as 0/1; no strings), or undefined (-EINVAL). */

@@ -72,7 +72,7 @@ export function encodeRecord(lane: Lane, name: string, ok: boolean, value: unkno
 
 /** JSON of a value; non-finite numbers (not JSON) become strings ("NaN", "Infinity"). */
 function encodeValue(value: unknown): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `"${String(value)}"`;
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Number.isFinite(value) || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return `"${value}"`;
   return JSON.stringify(value) ?? 'null';
 }

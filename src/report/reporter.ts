@@ -24,7 +24,8 @@ interface HeldRecord {
 }
 
 export class Reporter {
-  readonly #held: HeldRecord[] = [];
+  /** The records waiting for the wall time, oldest first (the host's counters read their number). */
+  readonly held: HeldRecord[] = [];
   readonly #wallTime: WallTime;
   readonly #batcher: Batcher;
   readonly #counters: CoreCounters;
@@ -63,10 +64,6 @@ export class Reporter {
     this.#report('m', metric, true, value, monotonicMs, prompt);
   }
 
-  get heldCount(): number {
-    return this.#held.length;
-  }
-
   /** One record (a state's `name` without `.reported`; `value` is the errno when not `ok`), stamped or held. */
   #report(
     lane: Lane,
@@ -80,15 +77,15 @@ export class Reporter {
     const unixMs = this.#wallTime.toWallMs(monotonicMs);
     const head = encodeRecord(lane, name, ok, value);
     if (unixMs === undefined) return this.#hold({ lane, head, monotonicMs });
-    if (this.#held.length > 0) this.#release();
+    if (this.held.length > 0) this.#release();
     this.#batcher.add(lane, head + stampTail(unixMs), prompt);
   }
 
   #hold(record: HeldRecord): void {
     // The first record held waits for the time (records are held only while it is unknown; a release empties all).
-    if (this.#held.push(record) === 1) this.#wallTime.onKnown(this.#onTimeKnown);
-    else if (this.#held.length > this.#maxHeld) {
-      this.#held.shift();
+    if (this.held.push(record) === 1) this.#wallTime.onKnown(this.#onTimeKnown);
+    else if (this.held.length > this.#maxHeld) {
+      this.held.shift();
       this.droppedHeld++;
     }
   }
@@ -97,7 +94,7 @@ export class Reporter {
 
   /** Stamps and batches every held record, oldest first (held again should the time be unknown). */
   #release(): void {
-    for (const r of this.#held.splice(0)) {
+    for (const r of this.held.splice(0)) {
       const unixMs = this.#wallTime.toWallMs(r.monotonicMs);
       if (unixMs === undefined) this.#hold(r);
       else this.#batcher.add(r.lane, r.head + stampTail(unixMs));

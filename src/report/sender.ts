@@ -18,7 +18,7 @@
  * agent calls it on any successful request).
  */
 import type { CoreCounters } from '../agent/counters.js';
-import { type AgentError, info, logFailure, toAgentError, waitAfter, warn } from '../errors.js';
+import { type AgentError, error as logError, info, logFailure, toAgentError, waitAfter, warn } from '../errors.js';
 import type { Clock, Logger, ReusableTimer } from '../ports.js';
 import type { RetryPolicy } from '../retry/backoff.js';
 import type { ServiceClient } from '../service/client.js';
@@ -170,7 +170,7 @@ export class Sender {
             continue;
           }
           this.#counters.rejected++;
-          this.#logger.log('error', 'sender: record refused, dropped', {
+          logError(this.#logger, 'sender: record refused, dropped', {
             status: error.status,
             record: chunk[0]!.slice(0, 160),
           });
@@ -185,8 +185,9 @@ export class Sender {
   }
 
   #post(lane: Lane, json: string): Promise<void> {
-    const [path, field] = lane === 's' ? [Paths.statesWrite, 'states'] : [Paths.measurementsWrite, 'measurements'];
-    return this.#client.post(path, `${this.#client.devicePrefix()}"${field}":${json}}`);
+    const states = lane === 's';
+    const body = `${this.#client.devicePrefix()}"${states ? 'states' : 'measurements'}":${json}}`;
+    return this.#client.post(states ? Paths.statesWrite : Paths.measurementsWrite, body);
   }
 
   /** `count` records were accepted: the service is reachable and takes the token. */
@@ -206,7 +207,7 @@ export class Sender {
       this.online = true;
       this.#outbox.remove(seq);
       this.#counters.rejected += count;
-      return this.#logger.log('error', 'sender: batch refused, dropped', {
+      return logError(this.#logger, 'sender: batch refused, dropped', {
         status: error.status,
         records: count,
         reason: error.message,
@@ -215,7 +216,7 @@ export class Sender {
     this.#outbox.deliveryFailed();
     this.online = error.code === 'auth'; // only a refused token counts as reaching the service
     if (this.online) {
-      if (!this.#authFailed) this.#logger.log('error', 'sender: token refused', { status: error.status });
+      if (!this.#authFailed) logError(this.#logger, 'sender: token refused', { status: error.status });
       this.#authFailed = true;
       return this.#wait(this.#authRetryMs);
     }

@@ -22,11 +22,11 @@ describe('report/reporter', () => {
       reporter.channel('t', false, { ok: true, value: i }, clock.monotonicMs());
       clock.advance(1000);
     }
-    assert.equal(reporter.heldCount, 3);
+    assert.equal(reporter.held.length, 3);
     assert.equal(reporter.droppedHeld, 2);
     assert.equal(batches.length, 0, 'nothing stamped while the time is unknown');
     wall.observeHttpDate('Thu, 01 Jan 2026 00:00:10 GMT'); // seen at monotonic 5000
-    assert.equal(reporter.heldCount, 0);
+    assert.equal(reporter.held.length, 0);
     batcher.flush();
     const records = JSON.parse(batches.join('')) as Array<{ value: number; timestamp: number }>;
     const at = (ms: number) => (Date.UTC(2026, 0, 1, 0, 0, 5, 500) + ms) / 1000;
@@ -39,6 +39,6 @@ describe('report/reporter', () => {
       ],
     );
     reporter.channel('t', false, { ok: true, value: 6 }, clock.monotonicMs());
-    assert.equal(reporter.heldCount, 0, 'stamped at once now');
+    assert.equal(reporter.held.length, 0, 'stamped at once now');
   });
 });
