@@ -28,7 +28,7 @@ import { CONFIG_DOMAIN, readBoardConfig, type BoardConfig } from './config.js';
 import { startFeatures, type LinkedFeatures, type UpdatesLink } from './feature.js';
 import { moddableHttp } from './http.js';
 import { boardIo } from './io.js';
-import { traceLogger } from './logger.js';
+import { TraceLogger } from './logger.js';
 import { moddablePins } from './pins.js';
 import { secureOptions } from './secure.js';
 import { preferenceStore } from './store.js';
@@ -66,7 +66,7 @@ export function run(
   pemToDer?: (pem: string) => Uint8Array,
 ): void {
   const { serviceUrl: baseUrl, token } = board;
-  const logger = new RedactingLogger(traceLogger(board.logLevel));
+  const logger = new RedactingLogger(new TraceLogger(board.logLevel));
   // The agent's records (configuration cache, outbox) in NVS domain `agent`.
   const store = preferenceStore(Preference);
   // The `secure` dictionary of every SecureSocket (secure.ts); a linked feature's own settings.

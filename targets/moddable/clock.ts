@@ -25,8 +25,8 @@ function fire(timer: SdkTimer): void {
 }
 
 class SdkTimer implements ReusableTimer {
-  readonly t: Timer;
-  readonly callback: () => void;
+  declare readonly t: Timer;
+  declare readonly callback: () => void;
 
   constructor(callback: () => void) {
     this.callback = callback;

@@ -8,8 +8,8 @@ import type { Logger, LogLevel } from '../../src/ports.js';
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Traces the records at `minLevel` and above (a class: its method is not made, nor copied, at run time; clock.ts). */
-class TraceLogger implements Logger {
-  readonly rank: number;
+export class TraceLogger implements Logger {
+  declare readonly rank: number;
 
   constructor(minLevel: LogLevel) {
     this.rank = LEVELS.indexOf(minLevel);
@@ -27,5 +27,3 @@ class TraceLogger implements Logger {
     }
   }
 }
-
-export const traceLogger = (minLevel: LogLevel): Logger => new TraceLogger(minLevel);

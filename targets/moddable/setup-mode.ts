@@ -23,7 +23,7 @@ import { SetupHandler } from '../../src/setup/handler.js';
 import { SettingNames, type SettingName } from '../../src/setup/settings.js';
 import { CONFIG_DOMAIN } from './config.js';
 import { moddableHttp } from './http.js';
-import { traceLogger } from './logger.js';
+import { TraceLogger } from './logger.js';
 import { randomBytes } from './random.js';
 import { secureOptions } from './secure.js';
 import { startSetupServer } from './setup-server.js';
@@ -65,7 +65,9 @@ export function setupPort(value: unknown): number {
 export const setupMode: SetupMode = (why, clock, startAgent) => {
   const level = setting('logLevel');
   const logger = new RedactingLogger(
-    traceLogger(typeof level === 'string' && /^(debug|info|warn|error)$/.test(level) ? (level as LogLevel) : 'info'),
+    new TraceLogger(
+      typeof level === 'string' && /^(debug|info|warn|error)$/.test(level) ? (level as LogLevel) : 'info',
+    ),
   );
   let port: number;
   try {

@@ -30,25 +30,13 @@ export interface PreferenceApi {
 
 const SEPARATOR = '\n';
 
-/** Writes `text` into `bytes` from `at` as UTF-8 (a lone surrogate as 3 bytes, as `utf8Length` counts it); the end. */
-function writeUtf8(bytes: Uint8Array, at: number, text: string): number {
-  for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    // Continuation bytes after the lead: 0 to 3.
-    const n = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
-    bytes[at++] = n === 0 ? c : ((0xf0 << (3 - n)) & 0xf0) | (c >> (6 * n));
-    for (let shift = 6 * (n - 1); shift >= 0; shift -= 6) bytes[at++] = 0x80 | ((c >> shift) & 0x3f);
-  }
-  return at;
-}
-
 /**
  * An entry (`<key>\n<value>`) as a UTF-8 blob, the value written straight into it: no joined string is made
  * beside the value and its bytes (a board caching 32 channels' configuration holds two copies of it, not three).
  */
 export function entryBlob(key: string, value: string): ArrayBuffer {
   const bytes = new Uint8Array(utf8Length(key) + 1 + utf8Length(value));
-  writeUtf8(bytes, writeUtf8(bytes, 0, key + SEPARATOR), value);
+  utf8Length(value, bytes, utf8Length(key + SEPARATOR, bytes));
   return bytes.buffer;
 }
 
@@ -121,10 +109,8 @@ export function preferenceStore(
       let last = index;
       while (last + 1 < MAX_PROBES && read(slotName(base, last + 1)) !== undefined) last++;
       const lastSlot = slotName(base, last);
-      if (last > index) {
-        const moved = preference.get(domain, lastSlot);
-        if (moved instanceof ArrayBuffer) preference.set(domain, slot, moved);
-      }
+      // Every slot up to `last` holds an entry (a blob: `read` found one there).
+      if (last > index) preference.set(domain, slot, preference.get(domain, lastSlot) as ArrayBuffer);
       preference.delete(domain, lastSlot);
     },
 
