@@ -6,6 +6,18 @@ const buses = [
   { uid: 'b2', name: 'CAN', key: 'can0', type: 'can', bitrate: 500000 },
 ];
 
+/** A Modbus channel on bus `rs485` (the tests' buses), its optional fields left out. */
+const holdingRegister = {
+  uid: 'm',
+  key: 'm',
+  type: 'modbus',
+  bus: 'rs485',
+  deviceAddress: 1,
+  registerType: 'holdingRegister',
+  registerAddress: 0,
+  dataType: 'int16',
+};
+
 describe('config/parse', () => {
   it('parses every channel type with defaults from decisions.md section 1', () => {
     const config = parseChannelList({
@@ -120,16 +132,7 @@ describe('config/parse', () => {
     const reasons = (channels: unknown[], withBuses: unknown[] = buses): string[] =>
       parseChannelList({ buses: withBuses, channels }).rejected.map((r) => r.reason);
     const pin = { uid: 'u', key: 'k', type: 'analogInput', pin: 1 };
-    const modbus = {
-      uid: 'm',
-      key: 'm',
-      type: 'modbus',
-      bus: 'rs485',
-      deviceAddress: 1,
-      registerType: 'holdingRegister',
-      registerAddress: 0,
-      dataType: 'int16',
-    };
+    const modbus = holdingRegister;
     assert.deepEqual(
       reasons([
         { ...pin, scanInterval: 'abc' },
@@ -306,16 +309,7 @@ describe('config/parse', () => {
       channels: [
         { uid: 'a', key: 'a', type: 'analogInput', pin: 1, transmitEvents: [{ type: 'delta', minimalChange: 1 }] },
         { uid: 'x', key: 'x', type: 'digitalInput' },
-        {
-          uid: 'm',
-          key: 'm',
-          type: 'modbus',
-          bus: 'rs485',
-          deviceAddress: 1,
-          registerType: 'holdingRegister',
-          registerAddress: 0,
-          dataType: 'uint16',
-        },
+        { ...holdingRegister },
       ],
     });
     const kept = body();
