@@ -10,9 +10,9 @@ import type { Clock, ReusableTimer, TimerHandle } from '../../src/ports.js';
 import { TickUnwrapper } from './ticks.js';
 
 /**
- * Functions made while the firmware runs are made of nothing: XS copies the byte code of a function that
- * preloaded code makes at run time into the chunk heap, for as long as it lives (15 KB of a board's chunks were
- * such copies). So the timers' callbacks are bound module functions, and a reusable timer is a class instance.
+ * No function is made here at run time: XS copies the byte code of a function that preloaded code makes at run
+ * time into the chunk heap, for as long as it lives (14 to 16 KB of a board's chunks at 32 channels were such
+ * copies). So the timers' callbacks are module functions, bound, and a reusable timer is a class instance.
  */
 function call(callback: () => void): void {
   callback();

@@ -35,8 +35,9 @@ const SEPARATOR = '\n';
  * beside the value and its bytes (a board caching 32 channels' configuration holds two copies of it, not three).
  */
 export function entryBlob(key: string, value: string): ArrayBuffer {
-  const bytes = new Uint8Array(utf8Length(key) + 1 + utf8Length(value));
-  utf8Length(value, bytes, utf8Length(key + SEPARATOR, bytes));
+  const head = key + SEPARATOR;
+  const bytes = new Uint8Array(utf8Length(head) + utf8Length(value));
+  utf8Length(value, bytes, utf8Length(head, bytes));
   return bytes.buffer;
 }
 

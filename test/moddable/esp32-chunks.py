@@ -86,10 +86,9 @@ def walk():
             address = struct.unpack_from('<Q', memory, at + ADDRESS_AT)[0]
             if address in sizes:
                 kinds[address] = kind
-            if kind in HALVED:
-                if address in sizes and address not in seen:
-                    seen.add(address)
-                    halved += (sizes[address] - CHUNK_HEADER) // 2
+            if kind in HALVED and address in sizes and address not in seen:
+                seen.add(address)
+                halved += (sizes[address] - CHUNK_HEADER) // 2
         heap = heap['next']
     return count, total, halved, sizes, kinds
 
