@@ -114,15 +114,20 @@ export function read<S extends Shape>(o: WireObject, shape: S, at: string): Read
   return out as Read<S>;
 }
 
-/** An object tagged by `type`: one of `variants`' keys, then the common fields and that variant's. */
+/**
+ * An object tagged by `type`: one of `variants`' keys, then the common fields and that variant's. The fields
+ * of `checked` must pass their rules too but are not kept (a record's fields its reader has no use for).
+ */
 export function union<V extends Readonly<Record<string, Shape>>, C extends Shape>(
   variants: V,
   common: C,
+  checked: Shape = {},
 ): Rule<ReadUnion<V, C>> {
   const type = oneOf(Object.keys(variants));
   return (v, at) => {
     const o = obj(v, at);
     const t = type(o['type'], `${at}.type`);
+    read(o, checked, at);
     return { type: t, ...read(o, common, at), ...read(o, variants[t] as Shape, at) } as ReadUnion<V, C>;
   };
 }

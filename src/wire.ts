@@ -65,23 +65,30 @@ export const CanProtocolRecord = union(
   {},
 );
 
-/** Fields of every channel. */
-export const ChannelCommon = {
+/**
+ * A channel's fields for people (spec 2.9): what the dashboard shows. The agent checks them (a channel with a
+ * bad one is rejected, as for any field) and keeps none: a board holds only what it samples with.
+ */
+export const ChannelDisplay = {
   uid: str,
-  key: nonEmpty,
   name: opt(str, ''),
   group: optStr,
   aggregated: opt(oneOf(Aggregates)),
   aggregatedLast: opt(oneOf(LastAggregates)),
   order: opt(num()),
   unit: optStr,
+  visible: opt(bool, true),
+} as const;
+
+/** Fields of every channel the agent keeps. */
+export const ChannelCommon = {
+  key: nonEmpty,
   scaleGain: opt(
     check<number>('number other than 0', (v) => Number.isFinite(v) && v !== 0),
     1,
   ),
   scaleOffset: opt(num(), 0),
   scanIntervalMs: ['scanInterval', opt(num(10), 1000)],
-  visible: opt(bool, true),
   /** Absent: one shared empty list (the model's lists are read-only). */
   transmitEvents: opt(list(TransmitEventRecord), []),
 } as const;
@@ -120,8 +127,8 @@ export const ChannelTypeFields = {
   },
 } as const;
 
-/** A channel: its `type`, the common fields, then those of its type. */
-export const ChannelRecord = union(ChannelTypeFields, ChannelCommon);
+/** A channel: its `type`, its display fields (checked, not kept), the common fields, then those of its type. */
+export const ChannelRecord = union(ChannelTypeFields, ChannelCommon, ChannelDisplay);
 
 /** Read on a CAN channel at its top level and, when absent there, inside `protocol` (decisions 8). */
 export const CanExtraFields = { databaseParameterAddress: opt(num()), readOnly: opt(bool) } as const;

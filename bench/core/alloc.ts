@@ -37,15 +37,12 @@ export async function measureAllocation(scans: number): Promise<{ oursGcs: numbe
   const slots = Array.from({ length: channels }, (_, i) => {
     pins.setSource(i, () => 1234);
     const channel: PinChannel = {
-      uid: `u${i}`,
       key: `ch${i}`,
-      name: `ch${i}`,
       type: 'analogInput',
       pin: i,
       scaleGain: 0.1,
       scaleOffset: -40,
       scanIntervalMs: 100,
-      visible: true,
       transmitEvents: [{ type: 'change' }],
     };
     return new ChannelSlot(channel, provider.create(channel), context, 0, channel.transmitEvents);

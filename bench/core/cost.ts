@@ -34,9 +34,7 @@ function windows(): Uint8Array[] {
 
 function channel(i: number, events: TransmitEvent[]): Channel {
   return {
-    uid: `u${i}`,
     key: `ch${i}`,
-    name: `ch${i}`,
     type: 'modbus',
     bus: 'rs485',
     deviceAddress: 1,
@@ -47,7 +45,6 @@ function channel(i: number, events: TransmitEvent[]): Channel {
     scaleGain: 0.1,
     scaleOffset: -40,
     scanIntervalMs: 100,
-    visible: true,
     transmitEvents: events,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type {
   Aggregates,
+  ChannelDisplay,
   ChannelTypeFields,
   CustomTypes,
   DataOrders,
@@ -14,6 +15,7 @@ import type {
   StopBitsValues,
 } from '../wire.js';
 import { AgentError } from '../errors.js';
+import type { Read } from '../reader.js';
 
 export type ChannelType = keyof typeof ChannelTypeFields;
 export type Aggregate = (typeof Aggregates)[number];
@@ -22,6 +24,8 @@ export type DataType = keyof typeof DataTypeBits;
 export type DataOrder = (typeof DataOrders)[number];
 export type RegisterType = keyof typeof RegisterReadOnly;
 export type CustomType = (typeof CustomTypes)[number];
+/** A channel's uid and display fields, as the dashboard reads them (the agent keeps none). */
+export type DisplayFields = Read<typeof ChannelDisplay>;
 
 export type TransmitEvent =
   | { type: 'change' }
@@ -29,21 +33,14 @@ export type TransmitEvent =
   | { type: 'interval'; intervalMs: number }
   | { type: 'threshold'; threshold: number; hysteresis: number };
 
+/** What the agent keeps of a channel: the display fields and the uid are checked, not kept (src/wire.ts). */
 interface ChannelCommon {
-  uid: string;
   key: string;
-  name: string;
-  group?: string;
-  aggregated?: Aggregate;
-  aggregatedLast?: LastAggregate;
-  order?: number;
   /** Reported value = raw x scaleGain + scaleOffset. Default 1. */
   scaleGain: number;
   /** Default 0. */
   scaleOffset: number;
   scanIntervalMs: number;
-  visible: boolean;
-  unit?: string;
   /** Empty: transmit every scan. */
   transmitEvents: readonly TransmitEvent[];
 }

@@ -1,13 +1,17 @@
 /**
  * What the dashboard shows of a device's channels: the agent's own parser of
- * `channels/list` (src/config/parse.ts, so defaults match decisions 1), then the
- * grouping (`group`, `order`, `visible`), the display unit, whether a channel
+ * `channels/list` (src/config/parse.ts, so defaults match decisions 1 and a channel
+ * the agent rejects is not shown), the display fields it checks but does not keep
+ * (src/wire.ts `ChannelDisplay`), then the grouping (`group`, `order`, `visible`),
+ * the display unit, whether a channel
  * plots, and which control writes its `.desired` side within its range
  * (decisions 2: scaling; analog outputs are 10-bit PWM on both targets).
  */
-import type { Channel, DataType } from '../../../src/config/model.js';
+import type { Channel, DataType, DisplayFields } from '../../../src/config/model.js';
 import { parseChannelList } from '../../../src/config/parse.js';
 import { errnoName } from '../../../src/errno.js';
+import { isObject, read } from '../../../src/reader.js';
+import { ChannelDisplay } from '../../../src/wire.js';
 
 export type Control =
   | { kind: 'none' }
@@ -79,24 +83,30 @@ function isNumeric(c: Channel): boolean {
 /** Visible channels grouped: groups in the order of their first channel, channels by `order`, then name. */
 export function groupChannels(body: unknown): ChannelGroup[] {
   const { channels } = parseChannelList(body);
-  const visible = channels
-    .filter((c) => c.visible)
-    .sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || a.name.localeCompare(b.name));
+  const shown = channels.map((c) => ({ c, d: displayOf(body, c.key) })).filter(({ d }) => d.visible);
+  shown.sort((a, b) => (a.d.order ?? Infinity) - (b.d.order ?? Infinity) || a.d.name.localeCompare(b.d.name));
   const groups = new Map<string, ChannelGroup>();
-  for (const c of visible) {
-    const name = c.group ?? 'Other';
+  for (const { c, d } of shown) {
+    const name = d.group ?? 'Other';
     const g = groups.get(name) ?? { name, channels: [] };
     g.channels.push({
       key: c.key,
-      name: c.name,
+      name: d.name,
       type: c.type,
-      unit: c.unit ?? '',
+      unit: d.unit ?? '',
       numeric: isNumeric(c),
       control: controlOf(c),
     });
     groups.set(name, g);
   }
   return [...groups.values()];
+}
+
+/** The display fields of the first channel keyed `key` in `body` (one the parser accepted: they are valid). */
+function displayOf(body: unknown, key: string): DisplayFields {
+  const list = (body as { channels: unknown[] }).channels;
+  const i = list.findIndex((raw) => isObject(raw) && raw['key'] === key);
+  return read(list[i] as Record<string, unknown>, ChannelDisplay, `channels[${i}]`);
 }
 
 /** `-110 ETIMEDOUT`. */

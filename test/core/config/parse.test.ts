@@ -52,15 +52,12 @@ describe('config/parse', () => {
     assert.equal(config.channels.length, 6);
     const [temp, relay, note, gps, flow, rpm] = config.channels;
     assert.deepEqual(temp, {
-      uid: 'c1',
       key: 'temp',
-      name: 'T',
       type: 'analogInput',
       pin: 34,
       scaleGain: 1,
       scaleOffset: 0,
       scanIntervalMs: 500,
-      visible: true,
       transmitEvents: [],
     });
     assert.deepEqual(relay?.transmitEvents, [{ type: 'change' }]);
@@ -292,10 +289,19 @@ describe('config/parse', () => {
     });
     assert.deepEqual(config.rejected, []);
     const [bare, full, dm1] = config.channels;
-    for (const field of ['group', 'aggregated', 'aggregatedLast', 'order', 'unit']) {
-      assert.ok(bare !== undefined && !(field in bare), `${field} absent`);
+    // The uid and the display fields are checked, never kept (the dashboard reads them from the body).
+    for (const field of ['uid', 'name', 'visible', 'group', 'aggregated', 'aggregatedLast', 'order', 'unit']) {
+      assert.ok(bare !== undefined && full !== undefined && !(field in bare) && !(field in full), `${field} absent`);
     }
-    assert.deepEqual([full?.group, full?.order, full?.unit, full?.aggregated], ['g', 0, 'V', 'mean']);
+    assert.deepEqual(Object.keys(full ?? {}).sort(), [
+      'key',
+      'pin',
+      'scaleGain',
+      'scaleOffset',
+      'scanIntervalMs',
+      'transmitEvents',
+      'type',
+    ]);
     assert.ok(dm1?.type === 'can' && !('canId' in dm1) && !('databaseParameterAddress' in dm1));
     assert.deepEqual(
       dm1?.type === 'can' ? JSON.stringify(dm1.protocol) : '',

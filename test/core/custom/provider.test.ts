@@ -7,16 +7,13 @@ import { assert } from '../../support/assert.js';
 
 function custom(key: string, customType: CustomChannel['customType'], readOnly: boolean): CustomChannel {
   return {
-    uid: key,
     key,
-    name: key,
     type: 'custom',
     customType,
     readOnly,
     scaleGain: 1,
     scaleOffset: 0,
     scanIntervalMs: 1000,
-    visible: true,
     transmitEvents: [],
   };
 }

@@ -105,6 +105,6 @@ export function nmea(body: string): string {
 
 /** A location channel as the config parser makes it. */
 export function locationChannel(key = 'gps', timeoutMs = 1e12): LocationChannel {
-  const common = { uid: `uid-${key}`, key, name: key, scaleGain: 1, scaleOffset: 0, scanIntervalMs: 1000 };
-  return { ...common, visible: true, transmitEvents: [], type: 'location', timeoutMs };
+  const common = { key, scaleGain: 1, scaleOffset: 0, scanIntervalMs: 1000 };
+  return { ...common, transmitEvents: [], type: 'location', timeoutMs };
 }

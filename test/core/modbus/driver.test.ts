@@ -8,9 +8,7 @@ import { assert } from '../../support/assert.js';
 
 function channel(over: Partial<ModbusChannel>): ModbusChannel {
   return {
-    uid: 'u',
     key: 'k',
-    name: 'k',
     type: 'modbus',
     bus: 'b',
     deviceAddress: 1,
@@ -24,7 +22,6 @@ function channel(over: Partial<ModbusChannel>): ModbusChannel {
     scaleGain: 1,
     scaleOffset: 0,
     scanIntervalMs: 1000,
-    visible: true,
     transmitEvents: [],
     ...over,
   };

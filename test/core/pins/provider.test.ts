@@ -8,15 +8,12 @@ import { assert } from '../../support/assert.js';
 
 function pin(type: PinChannel['type'], n: number): PinChannel {
   return {
-    uid: 'u',
     key: 'k',
-    name: 'k',
     type,
     pin: n,
     scaleGain: 1,
     scaleOffset: 0,
     scanIntervalMs: 100,
-    visible: true,
     transmitEvents: [],
   };
 }
