@@ -115,8 +115,8 @@ export function toAgentError(e: unknown): AgentError {
   return e instanceof AgentError ? e : new AgentError('internal', messageOf(e), { cause: e });
 }
 
-/** The message of any thrown value (an Error's own, else its text). */
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/** The message of any thrown value (an Error's own, else its text): `toAgentError(e).message`, made of nothing. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Logs an expected failure: `message` at `level`, with `fields` and the reason `e` gives. */
 export function logFailure(logger: Logger, level: LogLevel, message: string, e: unknown, fields?: LogFields): void {

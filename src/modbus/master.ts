@@ -25,7 +25,7 @@
  */
 import { failure, type Failure } from '../codec/field.js';
 import { Errno } from '../errno.js';
-import { toAgentError, warn } from '../errors.js';
+import { messageOf, warn } from '../errors.js';
 import type { Clock, Logger, SerialPort, TimerHandle } from '../ports.js';
 import type { ModbusBus } from '../config/model.js';
 import { characterMs, checkResponse, encodeRequest, exceptionErrno, expectedResponseLength } from './rtu.js';
@@ -176,7 +176,7 @@ export class ModbusMaster {
       try {
         this.#port.write(this.#tx.subarray(0, length));
       } catch (e) {
-        warn(this.#logger, `modbus: write failed: ${toAgentError(e).message}`);
+        warn(this.#logger, `modbus: write failed: ${messageOf(e)}`);
       }
     }, waitMs);
   }

@@ -11,7 +11,7 @@
  */
 import type { ChannelDriverProvider } from '../agent/driver.js';
 import { channelOf, type Channel, type ChannelConfig, type ModbusBus } from '../config/model.js';
-import { info, toAgentError, warn } from '../errors.js';
+import { info, messageOf, warn } from '../errors.js';
 import { Errno } from '../errno.js';
 import type { Clock, Logger, Serial } from '../ports.js';
 import { ModbusChannelDriver } from './driver.js';
@@ -91,7 +91,7 @@ export class ModbusProvider implements ChannelDriverProvider {
       info(logger, `${tag} on ${name} at ${baudRate}`);
       return master;
     } catch (e) {
-      logger.log('error', `${tag}: ${toAgentError(e).message}`);
+      logger.log('error', `${tag}: ${messageOf(e)}`);
       return Errno.EIO;
     }
   }

@@ -12,7 +12,7 @@ import { FAILED, type ChannelDriver, type ChannelDriverProvider, type Sample } f
 import type { RawRange } from '../codec/scale.js';
 import { channelOf, type Channel, type PinChannel } from '../config/model.js';
 import { Errno } from '../errno.js';
-import { AgentError, toAgentError } from '../errors.js';
+import { AgentError, messageOf } from '../errors.js';
 import type { Pins, PwmOutput } from '../ports.js';
 
 /** Any pin the drivers read: the four Pins port objects. */
@@ -99,7 +99,7 @@ export class PinChannelProvider implements ChannelDriverProvider {
     try {
       return new drivers[type](this.pins[type === 'analogOutput' ? 'pwmOutput' : type]({ pin: channel.pin }) as never);
     } catch (e) {
-      throw new AgentError('pin.unavailable', `pins ${channel.pin}: ${toAgentError(e).message}`, {
+      throw new AgentError('pin.unavailable', `pins ${channel.pin}: ${messageOf(e)}`, {
         errno: Errno.EIO,
         cause: e,
       });

@@ -9,7 +9,7 @@
  * whose entry cannot be removed is not used again this run; other keys under the prefix are left
  * alone. Bounded in records and bytes: the oldest batches are dropped first (`dropped`, records).
  */
-import { AgentError, info, logFailure, toAgentError, warn } from '../errors.js';
+import { AgentError, info, logFailure, messageOf, warn } from '../errors.js';
 import type { Clock, KeyValueStore, Logger, ReusableTimer } from '../ports.js';
 import { byteLength } from './batcher.js';
 import { decodeEntry, encodeEntry, type Lane, type OutboxBatch, type OutboxOptions } from './outbox-options.js';
@@ -132,7 +132,7 @@ export class Outbox {
       try {
         this.#store.set(this.#key(slot), encodeEntry(entry.seq, entry.lane, entry.count, entry.json));
       } catch (e) {
-        return this.#trouble('outbox: store write failed, RAM only', toAgentError(e).message);
+        return this.#trouble('outbox: store write failed, RAM only', messageOf(e));
       }
       this.#taken[slot] = 1;
       entry.slot = slot;
@@ -226,7 +226,7 @@ export class Outbox {
       const batch = decodeEntry(text);
       if (batch !== undefined) return batch;
     } catch (e) {
-      reason = toAgentError(e).message;
+      reason = messageOf(e);
     }
     if (this.damaged++ === 0) warn(this.#logger, 'outbox: damaged entry removed', { key, reason });
     this.#release(slot, false);

@@ -15,7 +15,7 @@
  * No answer and no log line carries a secret: a bad setting is named with its
  * value's type only, a trial's detail has the settings' secrets removed.
  */
-import { info, toAgentError, warn } from '../errors.js';
+import { info, messageOf, toAgentError, warn } from '../errors.js';
 import type { Clock, Logger } from '../ports.js';
 import { readJson } from '../reader.js';
 import { CodeGate } from './gate.js';
@@ -120,7 +120,7 @@ export class SetupHandler {
     try {
       settings = readSettings(readJson(body ?? '', 'body'));
     } catch (e) {
-      return answer(400, { error: toAgentError(e).message });
+      return answer(400, { error: messageOf(e) });
     }
     this.#busy = true;
     try {

@@ -5,7 +5,7 @@
  * A failure is one of the reasons `POST /setup` answers 422 with, and a detail
  * with every secret of the settings removed (a service may echo what it got).
  */
-import { toAgentError } from '../errors.js';
+import { messageOf, toAgentError } from '../errors.js';
 import type { HttpTransport } from '../ports.js';
 import { ServiceClient } from '../service/client.js';
 import { Paths } from '../wire.js';
@@ -35,7 +35,7 @@ export async function trySettings(settings: SetupSettings, ports: TrialPorts): P
     try {
       await ports.join(settings.ssid, settings.password);
     } catch (e) {
-      return { reason: 'network', detail: clean(`wi-fi ${settings.ssid}: ${toAgentError(e).message}`) };
+      return { reason: 'network', detail: clean(`wi-fi ${settings.ssid}: ${messageOf(e)}`) };
     }
   }
   const access = { baseUrl: settings.serviceUrl, device: settings.deviceKey, token: settings.token };

@@ -17,7 +17,7 @@ import Preference from 'preference';
 import { AgentCore } from '../../src/agent/agent-core.js';
 import type { ChannelDriverProvider } from '../../src/agent/driver.js';
 import { CustomChannelDrivers } from '../../src/custom/drivers.js';
-import { info, logFailure, toAgentError } from '../../src/errors.js';
+import { info, logFailure, messageOf } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import { PinChannelProvider } from '../../src/pins/provider.js';
 import type { HttpTransport } from '../../src/ports.js';
@@ -52,7 +52,7 @@ export const readBoard = (): BoardConfig => readBoardConfig(config, (name) => Pr
 /** The console line of a board that cannot start: what is wrong and how to set it. */
 export function cannotStart(e: unknown): void {
   // The token is never in the image on a board: it (and any other setting) is provisioned into NVS.
-  trace(`agent: cannot start: ${toAgentError(e).message}; set it with Preference.set("config", name, value)\n`);
+  trace(`agent: cannot start: ${messageOf(e)}; set it with Preference.set("config", name, value)\n`);
 }
 
 /**

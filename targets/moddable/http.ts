@@ -25,7 +25,7 @@
  */
 import { Socket } from 'socket';
 import SecureSocket from 'securesocket';
-import { AgentError, toAgentError } from '../../src/errors.js';
+import { AgentError, messageOf } from '../../src/errors.js';
 import { utf8Length } from '../../src/utf8.js';
 import type { Clock, HttpRequest, HttpResponse, HttpTransport, TimerHandle } from '../../src/ports.js';
 import { closeQuietly } from './guarded-socket.js';
@@ -131,7 +131,7 @@ export function moddableHttp(clock: Clock, timeoutMs: number, secure: Record<str
   // The request in flight fails, and the connection with it.
   const fail = (e: unknown): void => {
     drop();
-    settle(cur!, new AgentError('network', `http ${host}: ${toAgentError(e).message}`, { cause: e }));
+    settle(cur!, new AgentError('network', `http ${host}: ${messageOf(e)}`, { cause: e }));
   };
 
   // The first request waiting, once none is in flight: on the connection if it goes there, else a new one.

@@ -7,7 +7,7 @@
  * board joins its network, then runs the agent as boot.ts does, a PEM `caCert`
  * decoded. Any other bad setting stops the boot as it does there.
  */
-import { toAgentError } from '../../src/errors.js';
+import { messageOf } from '../../src/errors.js';
 import { cannotStart, readBoard, run } from './boot.js';
 import { ModdableClock } from './clock.js';
 import type { BoardConfig } from './config.js';
@@ -30,7 +30,7 @@ function startAgent(clock: ModdableClock, features: LinkedFeatures, setup: Setup
     board = readBoard();
     setup.checkNetwork();
   } catch (e) {
-    const message = toAgentError(e).message;
+    const message = messageOf(e);
     if (PROVISIONED.test(message))
       setup.start(`not provisioned (${message})`, clock, () => startAgent(clock, features, setup));
     else cannotStart(e);

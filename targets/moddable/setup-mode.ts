@@ -14,7 +14,7 @@ import Digital from 'embedded:io/digital';
 import config from 'mc/config';
 import Preference from 'preference';
 import * as wifi from 'dds/wifi';
-import { toAgentError } from '../../src/errors.js';
+import { messageOf } from '../../src/errors.js';
 import { RedactingLogger } from '../../src/log/redact.js';
 import type { Clock, LogLevel } from '../../src/ports.js';
 import { setupCode } from '../../src/setup/gate.js';
@@ -73,7 +73,7 @@ export const setupMode: SetupMode = (why, clock, startAgent) => {
   try {
     port = setupPort(setting('setupPort'));
   } catch (e) {
-    trace(`setup: cannot start: ${toAgentError(e).message}\n`);
+    trace(`setup: cannot start: ${messageOf(e)}\n`);
     return;
   }
   const code = setupCode(randomBytes);
@@ -109,7 +109,7 @@ export const setupMode: SetupMode = (why, clock, startAgent) => {
       };
       if (!wifi.radio || settings.ssid === undefined) return start();
       wifi.join(settings.ssid, settings.password).then(start, (e: unknown) => {
-        trace(`setup: cannot join ${settings.ssid}: ${toAgentError(e).message}\n`);
+        trace(`setup: cannot join ${settings.ssid}: ${messageOf(e)}\n`);
       });
     },
   });
@@ -118,7 +118,7 @@ export const setupMode: SetupMode = (why, clock, startAgent) => {
     stop = startSetupServer(port, handler, clock, logger);
   } catch (e) {
     // A port in use or no network: said once; the board stays as it is (no agent without settings).
-    trace(`setup: cannot listen on port ${port}: ${toAgentError(e).message}\n`);
+    trace(`setup: cannot listen on port ${port}: ${messageOf(e)}\n`);
   }
 };
 
@@ -131,7 +131,7 @@ function held(clock: Clock, startAgent: () => void): boolean {
   try {
     button = new Digital({ pin, mode: Digital.InputPullUp });
   } catch (e) {
-    trace(`setup: setupPin ${String(value)}: ${toAgentError(e).message}\n`);
+    trace(`setup: setupPin ${String(value)}: ${messageOf(e)}\n`);
     return false;
   }
   if (button.read() !== 0) {
@@ -165,7 +165,7 @@ export const setupFeature: SetupFeature = {
     if (!wifi.radio || typeof ssid !== 'string' || ssid === (config as Record<string, unknown>).ssid) return then();
     const password = Preference.get(CONFIG_DOMAIN, 'password');
     wifi.join(ssid, typeof password === 'string' ? password : undefined).then(then, (e: unknown) => {
-      trace(`agent: cannot join ${ssid}: ${toAgentError(e).message}; hold the setup button at boot to change it\n`);
+      trace(`agent: cannot join ${ssid}: ${messageOf(e)}; hold the setup button at boot to change it\n`);
     });
   },
 };

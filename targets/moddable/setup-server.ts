@@ -15,7 +15,7 @@
  * connection. At most 4 connections at a time; more are closed at once.
  */
 import { Server } from 'http';
-import { toAgentError, warn } from '../../src/errors.js';
+import { messageOf, warn } from '../../src/errors.js';
 import type { Clock, Logger } from '../../src/ports.js';
 import { answer, MaxBodyBytes, type SetupAnswer, type SetupHandler } from '../../src/setup/handler.js';
 
@@ -45,7 +45,7 @@ export function startSetupServer(port: number, handler: SetupHandler, clock: Clo
       if (open.size >= MaxConnections) socket.close();
       else connection(socket, String(method), String(path));
     } catch (e) {
-      warn(logger, 'setup: connection failed', { error: toAgentError(e).message });
+      warn(logger, 'setup: connection failed', { error: messageOf(e) });
     }
   };
 
@@ -159,7 +159,7 @@ export function startSetupServer(port: number, handler: SetupHandler, clock: Clo
         else if (message === 3) write();
         else if (message < 0) end();
       } catch (e) {
-        warn(logger, 'setup: connection failed', { error: toAgentError(e).message });
+        warn(logger, 'setup: connection failed', { error: messageOf(e) });
         end();
       }
     };

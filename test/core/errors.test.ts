@@ -1,5 +1,5 @@
 import { errnoName } from '../../src/errno.js';
-import { AgentError, isAgentError, logFailure, toAgentError } from '../../src/errors.js';
+import { AgentError, isAgentError, logFailure, messageOf, toAgentError } from '../../src/errors.js';
 import { FakeLogger } from '../fakes/fake-logger.js';
 import { assert } from '../support/assert.js';
 
@@ -39,6 +39,18 @@ describe('errors', () => {
     const wrapped = toAgentError(plain);
     assert.deepEqual([wrapped.code, wrapped.message, wrapped.cause], ['internal', 'boom', plain]);
     assert.equal(toAgentError('text').message, 'text');
+  });
+
+  it('gives any thrown value the message toAgentError would, without making an error', () => {
+    const thrown = [new AgentError('timeout', 'late'), new TypeError('boom'), 'text', 42, undefined, { a: 1 }];
+    assert.deepEqual(
+      thrown.map((e) => messageOf(e)),
+      ['late', 'boom', 'text', '42', 'undefined', '[object Object]'],
+    );
+    assert.deepEqual(
+      thrown.map((e) => messageOf(e)),
+      thrown.map((e) => toAgentError(e).message),
+    );
   });
 
   it('names errno values, and prints unknown ones as E<n>', () => {
