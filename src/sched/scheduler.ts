@@ -30,7 +30,8 @@ export class Scheduler {
 
   constructor(clock: Clock) {
     this.#clock = clock;
-    this.#timer = clock.timer(this.#wake);
+    // A bound method: no function's byte code is copied at run time (an arrow field's would be, per scheduler).
+    this.#timer = clock.timer(this.#wake.bind(this));
   }
 
   /** Adds a task whose first scan is due now. */
@@ -60,8 +61,8 @@ export class Scheduler {
     else this.#timer.schedule(Math.max(0, earliest - this.#clock.monotonicMs()));
   }
 
-  /** Bound once: the timer callback must not allocate a closure per wake-up. */
-  readonly #wake = (): void => {
+  /** Bound once (the constructor): the timer callback must not allocate a closure per wake-up. */
+  #wake(): void {
     this.#timerDueMs = Infinity;
     const now = this.#clock.monotonicMs();
     // Iterate over a stable length: a task may add or remove tasks (config reload).
@@ -79,5 +80,5 @@ export class Scheduler {
       }
     }
     this.#arm();
-  };
+  }
 }
