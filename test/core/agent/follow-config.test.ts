@@ -56,6 +56,27 @@ describe('agent: the configuration follows the service', () => {
     w.agent.stop();
   });
 
+  it('keeps a channel running when only its uid or display fields change; a bad display field still rejects it', async () => {
+    const reports: string[] = [];
+    const w = world({ channels: [temp], agent: { configRefreshMs: 0, onReport: (key) => reports.push(key) } });
+    w.pins.analog.set(34, 100);
+    await w.agent.start();
+    await w.clock.advanceAsync(1100);
+    assert.equal(reports.length, 3, 'temp every 500 ms');
+    const relabelled = { ...temp, uid: 'another', name: 'Tank', group: 'g', order: 2, unit: 'V', visible: false };
+    w.http.channels = list({ ...relabelled, aggregated: 'mean', aggregatedLast: 'derivative.1s' });
+    await w.agent.reloadConfig();
+    await w.clock.advanceAsync(1000);
+    assert.equal(reports.length, 3 + 2, 'no restart: the next scan on the same grid, no new first sample');
+    assert.equal(w.logger.find('info', 'channels configured').at(-1)?.fields?.['kept'], 1);
+    w.http.channels = list({ ...relabelled, order: 'first' });
+    await w.agent.reloadConfig();
+    await w.clock.advanceAsync(1100);
+    assert.deepEqual(w.agent.channelKeys, [], 'rejected: its sampling stops');
+    assert.equal(w.http.statesOf('temp.reported').at(-1)?.error, -22, 'reported as EINVAL');
+    w.agent.stop();
+  });
+
   it('splits a batch refused for a removed channel: the others are delivered, the removed counted once per channel', async () => {
     const w = world({ channels: [door, temp], agent: { configRefreshMs: 0 } });
     w.http.refuseUnknown = true;
