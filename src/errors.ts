@@ -115,7 +115,7 @@ export function toAgentError(e: unknown): AgentError {
   return e instanceof AgentError ? e : new AgentError('internal', messageOf(e), { cause: e });
 }
 
-/** The message of any thrown value (an Error's own, else its text): `toAgentError(e).message`, made of nothing. */
+/** The message of any thrown value (an Error's own, else its text): `toAgentError(e).message`, without making an error. */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Logs an expected failure: `message` at `level`, with `fields` and the reason `e` gives. */
