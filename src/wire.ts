@@ -66,8 +66,8 @@ export const CanProtocolRecord = union(
 );
 
 /**
- * A channel's fields for people (spec 2.9): what the dashboard shows. The agent checks them (a channel with a
- * bad one is rejected, as for any field) and keeps none: a board holds only what it samples with.
+ * A channel's uid and its fields for people (spec 2.9), which the dashboard shows. The agent checks them (a channel
+ * with a bad one is rejected, as for any field) and keeps none: a board holds only what it samples with.
  */
 export const ChannelDisplay = {
   uid: str,

@@ -3,13 +3,11 @@
  * validation. Units are in the names: milliseconds end in `Ms`, bit counts in `Bits`.
  */
 import type {
-  Aggregates,
   ChannelDisplay,
   ChannelTypeFields,
   CustomTypes,
   DataOrders,
   DataTypeBits,
-  LastAggregates,
   Parities,
   RegisterReadOnly,
   StopBitsValues,
@@ -18,8 +16,6 @@ import { AgentError } from '../errors.js';
 import type { Read } from '../reader.js';
 
 export type ChannelType = keyof typeof ChannelTypeFields;
-export type Aggregate = (typeof Aggregates)[number];
-export type LastAggregate = (typeof LastAggregates)[number];
 export type DataType = keyof typeof DataTypeBits;
 export type DataOrder = (typeof DataOrders)[number];
 export type RegisterType = keyof typeof RegisterReadOnly;
