@@ -83,7 +83,8 @@ function isNumeric(c: Channel): boolean {
 /** Visible channels grouped: groups in the order of their first channel, channels by `order`, then name. */
 export function groupChannels(body: unknown): ChannelGroup[] {
   const { channels } = parseChannelList(body);
-  const shown = channels.map((c) => ({ c, d: displayOf(body, c.key) })).filter(({ d }) => d.visible);
+  const display = displayByKey(body);
+  const shown = channels.map((c) => ({ c, d: display.get(c.key)! })).filter(({ d }) => d.visible);
   shown.sort((a, b) => (a.d.order ?? Infinity) - (b.d.order ?? Infinity) || a.d.name.localeCompare(b.d.name));
   const groups = new Map<string, ChannelGroup>();
   for (const { c, d } of shown) {
@@ -102,11 +103,21 @@ export function groupChannels(body: unknown): ChannelGroup[] {
   return [...groups.values()];
 }
 
-/** The display fields of the first channel keyed `key` in `body` (one the parser accepted: they are valid). */
-function displayOf(body: unknown, key: string): DisplayFields {
-  const list = (body as { channels: unknown[] }).channels;
-  const i = list.findIndex((raw) => isObject(raw) && raw['key'] === key);
-  return read(list[i] as Record<string, unknown>, ChannelDisplay, `channels[${i}]`);
+/**
+ * The display fields of each key, from its first channel entry in `body` whose display fields are valid (every
+ * channel the parser accepts has one: it checks them too).
+ */
+function displayByKey(body: unknown): Map<string, DisplayFields> {
+  const byKey = new Map<string, DisplayFields>();
+  for (const raw of (body as { channels: unknown[] }).channels) {
+    if (!isObject(raw) || typeof raw['key'] !== 'string' || byKey.has(raw['key'])) continue;
+    try {
+      byKey.set(raw['key'], read(raw, ChannelDisplay, 'channel'));
+    } catch {
+      // A rejected channel's: the parser reports it.
+    }
+  }
+  return byKey;
 }
 
 /** `-110 ETIMEDOUT`. */
